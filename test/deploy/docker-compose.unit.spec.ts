@@ -78,6 +78,14 @@ describe('docker-compose.yml', () => {
       });
   });
 
+  it('probes the API and the worker for readiness on their metrics port', () => {
+    for (const name of ['api', 'worker']) {
+      const port = services[name].environment?.METRICS_PORT;
+      expect({ name, port }).toEqual({ name, port: '9464' });
+      expect(JSON.stringify(services[name].healthcheck?.test)).toContain(`127.0.0.1:${port}/health/ready`);
+    }
+  });
+
   it('runs Redis with a memory limit, noeviction and an fsync policy for its AOF', () => {
     const command = services.redis.command!;
     expect(flag(command, 'maxmemory-policy')).toBe('noeviction');

@@ -72,6 +72,10 @@ describe('agents: the MCP server, driven by the SDK client over stdio', () => {
     expect(byName.transfer_out.properties.source.properties.accountId).toBeDefined();
     expect(byName.list_actions.properties.status.enum).toEqual(['PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'FAILED']);
     expect(byName.execute_quote.required).toEqual(['quoteId']);
+    // The agent's own caps (its one USD account, per transaction 1,000 of a daily 1,500); the amount is required.
+    expect(byName.transfer_out.properties.amount.maximum).toBe(1_000);
+    expect(byName.transfer_out.required).toContain('amount');
+    expect(tools.find((x) => x.name === 'transfer_out')!.description).toContain('daily 1_500 (1_500 left today');
     expect(JSON.stringify(tools)).not.toContain('$ref');
   });
 
@@ -138,6 +142,14 @@ describe('agents: the MCP server, driven by the SDK client over stdio', () => {
     expect(json(bad)).toMatchObject({ status: 400, code: 'INVALID_INPUT', details: { errors } });
     expect(stderr).toContain('payments MCP server ready');
     expect(stderr).not.toContain(agent.token);
+  });
+
+  it('refuses a transfer_out without an amount before calling the API: no action is recorded', async () => {
+    const { amount: _amount, ...noAmount } = transferArgs(1);
+    const r = await call('transfer_out', noAmount);
+    expect(r.isError).toBe(true);
+    expect(r.content[0].text).toBe('INVALID_INPUT: transfer_out needs an explicit amount; nothing was sent');
+    expect(json(await call('list_actions')).data).toEqual([]);
   });
 
   it('refuses to start without its configuration, naming what is missing', () => {

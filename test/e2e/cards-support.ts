@@ -36,6 +36,8 @@ export const authorizedTransaction = (f: {
   refundSummary: { count: 0, totalAmount: 0 },
   settlementSummary: { count: 0, totalAmount: 0 },
   authorizedAt: f.at,
+  // No decision endpoint registered: the service's rules approved it.
+  decision: { decidedBy: 'RULES', elapsedMs: expect.any(Number) },
   createdAt: f.at,
   updatedAt: f.at,
 });

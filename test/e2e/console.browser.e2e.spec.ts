@@ -119,6 +119,8 @@ describe('operations console in a browser', () => {
     // The audit view still lists every authorization, the declined one included.
     await page.locator('#authorizations tr', { hasText: '500 USD' }).first().waitFor();
     await page.locator('#authorizations tr', { hasText: 'AMAZON RETAIL US-002' }).locator('.status-DECLINED').waitFor();
+    // Without a decision endpoint the service's rules decided each one.
+    await page.locator('#authorizations tr', { hasText: 'RULES ·' }).first().waitFor();
     await shot('03-card-history');
   });
 
@@ -169,6 +171,20 @@ describe('operations console in a browser', () => {
     expect(await page.inputValue('#endpoint-form input[name=url]')).toBe(config.webhookEndpoint);
     await page.click('#test-send');
     await page.locator('#test-result', { hasText: 'answered 200' }).waitFor();
+    // Decision endpoints are set and removed beside it.
+    await page.fill('#decision-form input[name=url]', 'https://decisions.example.com/cards');
+    await page.click('#decision-form button');
+    await page.locator('#decision-endpoints tr', { hasText: 'CARD_AUTHORIZATION.REQUEST' }).waitFor();
+    expect((await api.get('/config')).body.decisionEndpoints).toEqual([
+      {
+        type: 'CARD_AUTHORIZATION.REQUEST',
+        url: 'https://decisions.example.com/cards',
+        deadlineMs: 2000,
+        defaultDecision: 'DECLINE',
+      },
+    ]);
+    await page.click('#decision-endpoints button[data-remove]');
+    await page.locator('#decision-endpoints', { hasText: 'None.' }).waitFor();
     await shot('05a-endpoint');
   });
 

@@ -14,7 +14,9 @@ export const EXCLUDED: Record<string, string> = {
   '/cards/{id}/spending-controls/backtest': 'a replay of the card’s history; nothing is created or moved',
   '/agents/device-codes/{code}/redeem': 'unauthenticated, and a device code is redeemed once by design (400 after)',
   '/kyc/{token}': 'unauthenticated submission of a hosted KYC page; the link is single-use by design (409 after)',
+  '/agents/{agentId}/policy/backtest': 'a read: replays the agent’s history with a draft policy; nothing is written',
   '/kyc/{token}/documents': 'unauthenticated upload on a hosted KYC page; each file the customer adds is a document',
+  '/card-processor/messages': 'signed by the card processor; idempotent by the network transaction id instead',
 };
 
 /**
@@ -28,6 +30,7 @@ export const DECLARED_ELSEWHERE: Record<string, string> = {
   '/agents/{agentId}/actions/{actionId}/reject': 'rejecting an agent action',
   '/agents/me/quotes': 'agent quote, key scoped per agent',
   '/config/webhook-secret/rotate': 'webhook secret rotation (webhook-secret.e2e.spec.ts replays a key)',
+  '/config/card-processor/secret': 'card processor secret (card-processor.e2e.spec.ts replays a key)',
   '/agents/me/quotes/{quoteId}/execute': 'agent execute, key scoped per agent',
   '/agents/me/transfer-in': 'agent transfer-in, key scoped per agent',
   '/agents/me/transfer-out': 'agent transfer-out, key scoped per agent',

@@ -11,6 +11,7 @@ import { bankRailTour } from '../support/examples/bank-rails.js';
 import { createsTour } from '../support/examples/creates.js';
 import { onboardingTour } from '../support/examples/onboarding.js';
 import { platformTour, redeliveryTour } from '../support/examples/platform.js';
+import { cardProcessorTour } from '../support/examples/card-processor.js';
 import type { Tour } from '../support/examples/tour.js';
 import { walletTour } from '../support/examples/wallet.js';
 import { ExampleRecorder, type RecordedExamples } from '../support/example-recorder.js';
@@ -60,7 +61,14 @@ describe('OpenAPI examples recorded from real runs', () => {
   it('customers, accounts, a card and a payment answer as documented', async () => {
     const { api } = tour;
     await pointWebhooksAt(api, receiver);
+    // the configuration shows decision endpoints (removed again: the tours' cards and agents are decided by rules)
+    const decisionEndpoints = [
+      { type: 'CARD_AUTHORIZATION.REQUEST', url: 'https://decisions.example.com/cards', deadlineMs: 800 },
+      { type: 'AGENT_ACTION.REQUEST', url: 'https://decisions.example.com/agents', defaultDecision: 'WAIT' },
+    ];
+    expect((await api.patch('/config', { decisionEndpoints })).status).toBe(200);
     expect((await api.get('/config')).status).toBe(200);
+    expect((await api.patch('/config', { decisionEndpoints: [] })).status).toBe(200);
     expect((await api.post('/sandbox/webhooks/test', {})).status).toBe(200);
 
     h = await cardholder(t, api, clock, 'examples-ada');
@@ -97,6 +105,7 @@ describe('OpenAPI examples recorded from real runs', () => {
     await platformTour(tour, h);
     await redeliveryTour(tour, receiver, h.usd);
   }, 60_000);
+  it('the card processor’s messages answer as documented', () => cardProcessorTour(tour, h), 60_000);
 
   it('every operation has a summary and a recorded success (RECORD_EXAMPLES=1 writes them)', async () => {
     const { api } = tour;

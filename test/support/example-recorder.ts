@@ -143,4 +143,4 @@ function trimmed(body: unknown): unknown {
   return Array.isArray(copy.data) ? { ...copy, data: copy.data.slice(0, LIST_ITEMS) } : copy;
 }
 
-const SECRETS = new Set(['webhookSecret', 'clientSecret', 'accessToken']);
+const SECRETS = new Set(['webhookSecret', 'clientSecret', 'accessToken', 'cardProcessorSecret']);

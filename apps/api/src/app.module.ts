@@ -13,6 +13,7 @@ import { BeneficialOwnersController } from './beneficial-owners/beneficial-owner
 import { KycLinksController } from './kyc-links/kyc-links.controller.js';
 import { DocumentsController } from './documents/documents.controller.js';
 import { DocsController } from './docs/docs.controller.js';
+import { HealthController } from './health/health.controller.js';
 import { PlatformAuthGuard } from './http/auth.js';
 import { ErrorFilter } from './http/errors.js';
 import { UploadIdempotency } from './http/idempotency.interceptor.js';
@@ -47,6 +48,7 @@ import { SandboxClockController } from './sandbox-clock/sandbox-clock.controller
 import { CardsController } from './cards/cards.controller.js';
 import { CardTransactionsController } from './cards/card-transactions.controller.js';
 import { SandboxCardsController } from './sandbox/sandbox-cards.controller.js';
+import { CardProcessorConfigController, CardProcessorController } from './cards/card-processor.controller.js';
 import { AgentMeController } from './agents/agent-me.controller.js';
 import { AgentsController } from './agents/agents.controller.js';
 import { AuditController } from './audit/audit.controller.js';
@@ -75,6 +77,8 @@ export const API_CONTROLLERS = [
   SandboxCardsController,
   CardsController,
   CardTransactionsController,
+  CardProcessorController,
+  CardProcessorConfigController,
   SandboxMoneyController,
   SandboxClockController,
   ExchangeRatesController,
@@ -90,6 +94,7 @@ export const API_CONTROLLERS = [
   AuditController,
   WebhooksController,
   DocsController,
+  HealthController,
   ConsoleController,
 ];
 

@@ -8,6 +8,7 @@ import { loadConfig } from '#config/config.js';
 import { systemClock } from '#domain/clock.js';
 import { randomIds } from '#domain/ids.js';
 import { createInfrastructure } from '../../host/src/infrastructure.js';
+import { agentCommands } from './cli/agents.js';
 import { UsageError, type CliCommand } from './cli/command.js';
 import { cardCommands } from './cli/cards.js';
 import { customerCommands } from './cli/customers.js';
@@ -30,6 +31,7 @@ const COMMANDS: CliCommand[] = [
   ...sandboxCommands,
   ...railCommands,
   ...bankCommands,
+  ...agentCommands,
 ];
 
 const USAGE = `usage: npm run cli -- <command> [options] [--json]

@@ -5,6 +5,9 @@ import type { AddressInfo } from 'node:net';
 import type { DestinationStream } from 'pino';
 import type { Infrastructure } from '#application/infrastructure.js';
 import { createInfrastructure } from '../../host/src/infrastructure.js';
+import { ServiceMetrics } from '../../host/src/observability/metrics.js';
+import { startMetricsServer, type MetricsServer } from '../../host/src/observability/metrics-server.js';
+import { createPlatformDecisions } from '../../host/src/decisions/http-platform-decisions.js';
 import type { AppConfig } from '#config/config.js';
 import { systemClock, type Clock } from '#domain/clock.js';
 import { randomIds, type IdGenerator } from '#domain/ids.js';
@@ -25,6 +28,9 @@ export interface RunningService {
   clock: Clock;
   url: string;
   sandbox?: SandboxCredentials;
+  metrics: ServiceMetrics;
+  /** The operators' port (`METRICS_PORT`), when configured. */
+  metricsServer?: MetricsServer;
   close(): Promise<void>;
 }
 
@@ -40,6 +46,8 @@ export interface ServiceDeps {
   ids?: IdGenerator;
   /** Where the request log goes (stdout by default). */
   logDestination?: DestinationStream;
+  /** The monotonic clock decisions are timed on (milliseconds; performance.now by default). */
+  monotonic?: () => number;
 }
 
 /** Builds the Nest application on the configured adapters, without listening. */
@@ -47,23 +55,29 @@ export async function createApp(config: AppConfig, deps: ServiceDeps = {}) {
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? randomIds;
   const infra = await createInfrastructure(config, clock, { writes: true });
+  const metrics = new ServiceMetrics('api').instrument(infra);
   // The synchronous test send (POST /webhooks/test) attempts with the worker's deliverer, on the process's runner.
   const webhookAttempts = createWebhookDeliverer(infra.runner, infra.clocks, config);
-  const app = await createHttpApp(config, ApiModule.register({ config, infra, clock, ids, webhookAttempts }), {
+  // Card authorizations and agent actions ask the platforms' decision endpoints in the request.
+  const platformDecisions = createPlatformDecisions(infra, config, deps.monotonic);
+  const application = { config, infra, clock, ids, webhookAttempts, platformDecisions };
+  const app = await createHttpApp(config, ApiModule.register(application), {
     logger: new ServiceLogger(LEVELS[config.logLevel]),
-    requestLog: requestLogging(createRequestLogger(config, deps.logDestination)),
+    requestLog: requestLogging(
+      createRequestLogger(config, deps.logDestination, (line) => metrics.observeRequest(line)),
+    ),
   });
   app.setGlobalPrefix(BASE_PATH);
   app.useGlobalPipes(validationPipe());
   app.get(DocsController).describe(app);
-  return { app, infra, clock };
+  return { app, infra, clock, metrics };
 }
 
 const hostOf = (address: AddressInfo) => (address.family === 'IPv6' ? `[${address.address}]` : address.address);
 
 /** Starts everything on the configured adapters: projections, the sandbox platform, then HTTP. */
 export async function startService(config: AppConfig, deps: ServiceDeps = {}): Promise<RunningService> {
-  const { app, infra, clock } = await createApp(config, deps);
+  const { app, infra, clock, metrics } = await createApp(config, deps);
   const worker = config.runWorker ? await startWorker(infra) : undefined;
   await app.init();
   answerUnknownPaths(app, config);
@@ -75,6 +89,10 @@ export async function startService(config: AppConfig, deps: ServiceDeps = {}): P
   const url = `http://${wildcard ? '127.0.0.1' : hostOf(address)}:${address.port}/${BASE_PATH}`;
   const bound = `http://${hostOf(address)}:${address.port}/${BASE_PATH}`;
   Logger.log(wildcard ? `listening on ${bound} (every interface; locally ${url})` : `listening on ${bound}`, 'Service');
+  const metricsServer = config.observability.metricsPort
+    ? await startMetricsServer(infra, metrics, config.observability)
+    : undefined;
+  if (metricsServer) Logger.log(`metrics and health probes on port ${metricsServer.port}`, 'Service');
   let closed = false;
   return {
     app,
@@ -82,9 +100,12 @@ export async function startService(config: AppConfig, deps: ServiceDeps = {}): P
     clock,
     url,
     sandbox,
+    metrics,
+    metricsServer,
     async close() {
       if (closed) return;
       closed = true;
+      await metricsServer?.close();
       await app.close();
       await worker?.close();
       await infra.close();

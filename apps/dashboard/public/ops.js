@@ -59,6 +59,8 @@ export async function loadWebhookConfig(onChange) {
       $('test-result').textContent = url === '' ? 'Webhooks turned off.' : `Endpoint set to ${url}.`;
     });
   });
+  $('endpoint-body').insertAdjacentHTML('beforeend', '<div id="decision-endpoints"></div>');
+  renderDecisionEndpoints(config.decisionEndpoints ?? []);
   $('test-send').addEventListener('click', () =>
     guarded('test-result', async () => {
       const answer = await post('/sandbox/webhooks/test');
@@ -68,6 +70,47 @@ export async function loadWebhookConfig(onChange) {
       await onChange?.();
     }),
   );
+}
+
+/** The decision endpoints (PATCH /config decisionEndpoints): one per type, set or removed here. */
+function renderDecisionEndpoints(endpoints) {
+  const rows = endpoints.map(
+    (e) =>
+      `<tr data-decision-type="${esc(e.type)}">${cells(
+        code(e.type),
+        esc(e.url),
+        `${esc(e.deadlineMs)} ms`,
+        esc(e.defaultDecision),
+      )}<td><button data-remove="${esc(e.type)}">Remove</button></td></tr>`,
+  );
+  $('decision-endpoints').innerHTML =
+    '<h3>Decision endpoints</h3>' +
+    (rows.length ? table(['type', 'url', 'deadline', 'default', ''], rows) : '<p class="muted">None.</p>') +
+    '<form id="decision-form"><select name="type"><option>CARD_AUTHORIZATION.REQUEST</option>' +
+    '<option>AGENT_ACTION.REQUEST</option></select> <input name="url" size="36" placeholder="https://…"> ' +
+    '<input name="deadlineMs" type="number" min="50" max="2000" placeholder="2000"> <select name="defaultDecision">' +
+    '<option value="">default</option><option>APPROVE</option><option>DECLINE</option><option>REJECT</option>' +
+    '<option>WAIT</option></select> <button>Set</button> <span id="decision-result" class="muted"></span></form>';
+  const save = (list) =>
+    guarded('decision-result', async () => {
+      const config = await api('PATCH', '/config', { decisionEndpoints: list });
+      $('endpoint-body')
+        .querySelectorAll('h3, table, #decision-form, p.muted')
+        .forEach((n) => n.remove());
+      renderDecisionEndpoints(config.decisionEndpoints ?? []);
+    });
+  const kept = (type) => endpoints.filter((e) => e.type !== type);
+  $('decision-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const f = e.target.elements;
+    const endpoint = { type: f.type.value, url: f.url.value.trim() };
+    if (f.deadlineMs.value) endpoint.deadlineMs = Number(f.deadlineMs.value);
+    if (f.defaultDecision.value) endpoint.defaultDecision = f.defaultDecision.value;
+    return save([...kept(endpoint.type), endpoint]);
+  });
+  $('decision-endpoints')
+    .querySelectorAll('button[data-remove]')
+    .forEach((b) => b.addEventListener('click', () => save(kept(b.dataset.remove))));
 }
 
 async function guarded(id, work) {
@@ -242,11 +285,18 @@ export function authorizationsOf(history) {
   return [...latest.values()];
 }
 
+/** Who decided an authorization: `PLATFORM · 120 ms · reason`, `DEFAULT (TIMEOUT) · 501 ms`, `RULES · 3 ms`. */
+export function decidedBy(decision) {
+  if (!decision) return '';
+  const who = decision.fallback ? `${decision.decidedBy} (${decision.fallback})` : decision.decidedBy;
+  return [who, `${decision.elapsedMs} ms`, decision.reason].filter(Boolean).join(' · ');
+}
+
 export function renderAuthorizations(authorizations) {
   return (
     `<div id="authorizations">` +
     table(
-      ['authorization', 'merchant', 'amount', 'status', 'cleared', 'returned', 'at'],
+      ['authorization', 'merchant', 'amount', 'status', 'decided by', 'cleared', 'returned', 'at'],
       authorizations.map((a) => {
         const m = (n) => `${esc(n)} ${esc(a.currency)}`;
         return `<tr>${cells(
@@ -254,6 +304,7 @@ export function renderAuthorizations(authorizations) {
           esc(a.merchant?.descriptor),
           m(a.amount),
           status(a.status),
+          esc(decidedBy(a.decision)),
           m(a.clearedAmount),
           m(a.returnedAmount),
           when(a.createdAt),

@@ -29,8 +29,10 @@ function queryString(query: Record<string, unknown> | undefined): string {
   return s ? `?${s}` : '';
 }
 
-/** Calls the agent API with the agent's bearer token; any non-2xx answer becomes a tool error. */
-export async function callApi(config: McpConfig, req: ApiRequest): Promise<ToolResult> {
+type Answer = { ok: true; status: number; body: unknown } | { ok: false; error: ToolResult };
+
+/** One request of the agent API with the agent's bearer token: its status and (JSON if it is) body. */
+async function send(config: McpConfig, req: ApiRequest): Promise<Answer> {
   let res: Response;
   try {
     res = await fetch(`${config.baseUrl}${req.path}${queryString(req.query)}`, {
@@ -45,7 +47,7 @@ export async function callApi(config: McpConfig, req: ApiRequest): Promise<ToolR
     });
   } catch (e) {
     const message = `the payments API did not answer: ${(e as Error).message}`;
-    return toolError(0, { code: 'SERVICE_UNREACHABLE', message });
+    return { ok: false, error: toolError(0, { code: 'SERVICE_UNREACHABLE', message }) };
   }
   const raw = await res.text();
   let body: unknown = raw;
@@ -54,6 +56,19 @@ export async function callApi(config: McpConfig, req: ApiRequest): Promise<ToolR
   } catch {
     // Not JSON (e.g. a proxy's error page): keep the text.
   }
-  if (!res.ok) return toolError(res.status, body);
-  return { content: text(body ?? { status: res.status }) };
+  if (!res.ok) return { ok: false, error: toolError(res.status, body) };
+  return { ok: true, status: res.status, body };
+}
+
+/** Calls the agent API with the agent's bearer token; any non-2xx answer becomes a tool error. */
+export async function callApi(config: McpConfig, req: ApiRequest): Promise<ToolResult> {
+  const answer = await send(config, req);
+  if (!answer.ok) return answer.error;
+  return { content: text(answer.body ?? { status: answer.status }) };
+}
+
+/** A GET's JSON body, or undefined when the API refuses it or does not answer. */
+export async function getJson(config: McpConfig, path: string, query?: Record<string, unknown>): Promise<unknown> {
+  const answer = await send(config, { method: 'GET', path, query });
+  return answer.ok ? answer.body : undefined;
 }

@@ -14,6 +14,8 @@ export interface AgentTool {
   name: string;
   description: string;
   inputSchema: JsonSchema;
+  /** Inputs the tool refuses to go without, though the API has a default for them (no API call is made). */
+  explicit?: string[];
   request(args: Record<string, unknown>, newKey: () => string): ApiRequest;
 }
 
@@ -72,6 +74,25 @@ const postTool = (name: string, description: string, path: string, body: Dto): A
   description,
   inputSchema: withInputs(dtoSchema(body), { idempotencyKey }),
   request: idempotentPost(path),
+});
+
+/** The DTO's `amount`, required, with what it means. */
+function explicitAmount(schema: JsonSchema): JsonSchema {
+  const props = schema.properties as Record<string, JsonSchema>;
+  const description =
+    'In the smallest unit of the accounts’ currency. Required here: this tool never sends a whole balance.';
+  const amount = { ...props.amount, description };
+  return withInputs({ ...schema, properties: { ...props, amount } }, {}, ['amount']);
+}
+
+/**
+ * A transfer: `postTool` with `amount` required, in its schema and by the tool itself, although the API reads an
+ * absent amount as the account's whole available balance (transfer-out) for its direct callers.
+ */
+const transferTool = (name: string, description: string, path: string, body: Dto): AgentTool => ({
+  ...postTool(name, description, path, body),
+  inputSchema: explicitAmount(withInputs(dtoSchema(body), { idempotencyKey })),
+  explicit: ['amount'],
 });
 
 /** The agent itself: GET /agents/me. */
@@ -157,14 +178,14 @@ export function agentTools(): AgentTool[] {
     ),
     getTool('get_quote', 'A quote this agent created, with its status.', '/agents/me/quotes', 'quoteId', 'Quote'),
     executeQuoteTool(),
-    postTool(
+    transferTool(
       'transfer_in',
       'Move money from one of the customer’s external accounts into one of its internal accounts ' +
         '(same currency). Evaluated by the policy (CREATE_TRANSFERS); returns the agent action.',
       '/agents/me/transfer-in',
       dto.AgentTransferInDto,
     ),
-    postTool(
+    transferTool(
       'transfer_out',
       'Move money from one of the customer’s internal accounts to one of its external accounts (same ' +
         'currency). Evaluated by the policy (CREATE_TRANSFERS); returns the agent action.',

@@ -20,7 +20,9 @@ import {
   READ_MODELS,
   SECRET_BOX,
   WEBHOOK_ATTEMPTS,
+  PLATFORM_DECISIONS,
 } from './tokens.js';
+import { NO_PLATFORM_DECISIONS, type PlatformDecisions } from './decisions/platform-decisions.js';
 import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
 import { AgentsModule } from './agents/agents.module.js';
 import { BeneficialOwnersModule } from './beneficial-owners/beneficial-owners.module.js';
@@ -72,6 +74,8 @@ export interface ApplicationDeps {
   ids: IdGenerator;
   /** Delivery attempts made now (the sandbox test send): the worker's deliverer, where the process sends webhooks. */
   webhookAttempts?: WebhookAttempts;
+  /** The platforms' decision endpoints, asked in the request (card authorizations, agent actions). */
+  platformDecisions?: PlatformDecisions;
 }
 
 /**
@@ -100,6 +104,7 @@ export class ApplicationModule {
         { provide: PROJECTIONS, useValue: infra.projections },
         { provide: SECRET_BOX, useFactory: () => new SecretBox(loadSecretsKey(deps.config.secretsKey)) },
         { provide: WEBHOOK_ATTEMPTS, useValue: deps.webhookAttempts ?? NO_WEBHOOK_ATTEMPTS },
+        { provide: PLATFORM_DECISIONS, useValue: deps.platformDecisions ?? NO_PLATFORM_DECISIONS },
         { provide: CommandRunner, useValue: infra.runner },
         CommandContext,
         IdentityClaims,
@@ -117,6 +122,7 @@ export class ApplicationModule {
         PROJECTIONS,
         SECRET_BOX,
         WEBHOOK_ATTEMPTS,
+        PLATFORM_DECISIONS,
         CommandRunner,
         CommandContext,
         IdentityClaims,

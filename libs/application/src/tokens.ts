@@ -11,6 +11,8 @@ export const PROJECTIONS = Symbol('PROJECTIONS');
 export const SECRET_BOX = Symbol('SECRET_BOX');
 /** Delivery attempts made now (libs/application/src/webhooks/webhook-attempts.ts). */
 export const WEBHOOK_ATTEMPTS = Symbol('WEBHOOK_ATTEMPTS');
+/** The platforms' decision endpoints (`PlatformDecisions`). */
+export const PLATFORM_DECISIONS = Symbol('PLATFORM_DECISIONS');
 
 /** Who is acting: the authenticated platform and the credential used. */
 export interface Actor {

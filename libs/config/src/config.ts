@@ -78,6 +78,19 @@ export interface AppConfig {
    * comma-separated addresses and CIDRs); from any other peer those headers are ignored.
    */
   trustedProxies: TrustedProxies;
+  /**
+   * Prometheus metrics and health probes on a port of their own (`METRICS_PORT`; 0, the default, serves none),
+   * bound to `METRICS_HOST` (default 127.0.0.1), with `METRICS_TOKEN` as the bearer token a scrape must send when set;
+   * readiness fails while a projection lags the log by more than `READY_MAX_PROJECTION_LAG` events (default 10,000)
+   * or a store does not answer within `READY_TIMEOUT_MS` (default 2,000).
+   */
+  observability: {
+    metricsPort: number;
+    metricsHost: string;
+    metricsToken?: string;
+    maxProjectionLag: number;
+    readyTimeoutMs: number;
+  };
   http: HttpLimits;
   rateLimits: RateLimits;
   documents: DocumentsConfig;
@@ -332,10 +345,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       store: { kind: 'fs', path: resolve(dataDir, 'documents') },
       maxFileBytes: integer(env, 'DOCUMENT_MAX_BYTES', DEFAULT_DOCUMENT_MAX_BYTES, 1, 2 ** 30),
     },
+    observability: observability(env),
     rails: {
       dir: resolve(env.RAILS_DIR || resolve(dataDir, 'rails')),
       pollMs: integer(env, 'RAILS_POLL_MS', 2_000, 0, 3_600_000),
     },
+  };
+}
+
+/** The operators' port and the readiness bounds (`METRICS_*`, `READY_*`). */
+function observability(env: NodeJS.ProcessEnv): AppConfig['observability'] {
+  return {
+    metricsPort: integer(env, 'METRICS_PORT', 0, 0, 65535),
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
+    ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
+    maxProjectionLag: integer(env, 'READY_MAX_PROJECTION_LAG', 10_000, 0, 1_000_000_000),
+    readyTimeoutMs: integer(env, 'READY_TIMEOUT_MS', 2_000, 50, 60_000),
   };
 }
 

@@ -12,7 +12,7 @@ export async function agentsTour({ t, api, anonymous, recorder }: Tour): Promise
   const agent: ConnectedAgent = await a.connected(approval, 100_000);
   const me = recorder.wrap(agent.me);
   ok(await api.get('/agents?limit=2'));
-  ok(await api.get(`/agents/${agent.id}`));
+  const createdAt = Date.parse(ok(await api.get(`/agents/${agent.id}`)).body.createdAt);
   // a new device code for an agent not connected yet
   const unconnected = (await a.create(agent.customer.id, policy(), 'second assistant')).agent;
   const code = ok(await api.post(`/agents/${unconnected.id}/device-codes`), 201).body;
@@ -45,6 +45,9 @@ export async function agentsTour({ t, api, anonymous, recorder }: Tour): Promise
   ok(await api.patch(`/agents/${agent.id}/policy`, { defaultExecutionMode: 'AUTO' }));
   const back = { source: { accountId: agent.external }, destination: { accountId: account }, amount: 300 };
   ok(await me.post('/agents/me/transfer-in', back), 201);
+  const draft = { spendingLimits: { perTransactionLimit: 500 }, approvalThresholds: { currency: 'USD', amount: 200 } };
+  const period = { from: new Date(createdAt).toISOString(), to: new Date(createdAt + 30 * 86_400_000).toISOString() };
+  ok(await api.post(`/agents/${agent.id}/policy/backtest`, { policy: draft, ...period }));
   ok(await me.get('/agents/me/transactions?limit=2'));
   if (approved.transaction?.id) ok(await me.get(`/agents/me/transactions/${approved.transaction.id}`));
   const body = { currency: 'USD', accountInfo: usd('123456789') };

@@ -55,7 +55,15 @@ export async function platformTour({ t, api, anonymous, clock }: Tour, h: Cardho
   ok(await api.get('/sandbox/clock'));
   ok(await api.post('/sandbox/clock/advance', { seconds: 60 }));
 
-  for (const path of ['/health', '/openapi.json', '/docs', '/docs/assets/docs.js', '/docs/guides/wallet-sessions'])
+  for (const path of [
+    '/health',
+    '/health/live',
+    '/health/ready',
+    '/openapi.json',
+    '/docs',
+    '/docs/assets/docs.js',
+    '/docs/guides/wallet-sessions',
+  ])
     ok(await anonymous.get(path), 200, path);
   for (const path of ['/dashboard', '/dashboard/assets/main.js']) ok(await anonymous.get(path), 200, path);
 }

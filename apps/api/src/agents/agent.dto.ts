@@ -136,6 +136,15 @@ export class AgentPolicyUpdateDto extends AgentPolicyRulesDto {
   spendingLimits?: SpendingLimitsUpdateDto;
 }
 
+/** A draft policy tried on the agent's past actions: the draft as a policy update, and the period (from < to). */
+export class AgentPolicyBacktestDto {
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => AgentPolicyUpdateDto) policy!: AgentPolicyUpdateDto;
+  /** Start of the period (inclusive): actions requested at or after it are decided again. */
+  @IsISO8601({ strict: true }) from!: string;
+  /** End of the period (exclusive), after `from` and at most 366 days later. */
+  @IsISO8601({ strict: true }) to!: string;
+}
+
 export class CreateAgentDto {
   @FilledText(200) name!: string;
   @Matches(CUSTOMER_ID, { message: 'customerId must have the form Customer:<uuid>' }) customerId!: string;

@@ -14,6 +14,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { AgentActions } from '#application/agents/agent-actions.js';
+import { AgentPolicyBacktest } from '#application/agents/agent-backtest.js';
 import {
   CreateAgentCommand,
   DeleteAgentCommand,
@@ -35,6 +36,7 @@ import { IdParam } from '../http/id-pipe.js';
 import { DEVICE_CODE_POLICY, RateLimit, RateLimitGuard } from '../http/rate-limit.js';
 import { Idempotent, IdempotentAction, SecretOnce } from '../http/idempotency.interceptor.js';
 import {
+  AgentPolicyBacktestDto,
   AgentPolicyUpdateDto,
   CreateAgentDto,
   ListAgentsQuery,
@@ -60,6 +62,7 @@ export class AgentsController {
     private readonly queries: AgentQueries,
     private readonly actions: AgentActions,
     private readonly runner: CommandRunner,
+    private readonly backtests: AgentPolicyBacktest,
   ) {}
 
   @Post()
@@ -146,6 +149,20 @@ export class AgentsController {
     @CurrentActor() actor: Actor,
   ) {
     return this.commands.execute(new UpdateAgentPolicyCommand(id, body as AgentPolicyUpdate, actor));
+  }
+
+  @Post(':agentId/policy/backtest')
+  @HttpCode(200)
+  @ApiResource('Backtest a draft policy', ok('What the draft would have changed', 'AgentPolicyBacktest'), {
+    description: AGENTS_TEXT.backtestPolicy,
+  })
+  backtestPolicy(
+    @IdParam('Agent', 'agentId') id: string,
+    @Body() body: AgentPolicyBacktestDto,
+    @CurrentActor() actor: Actor,
+  ) {
+    const { policy, from, to } = body;
+    return this.backtests.backtest(actor.platformId, id, { policy: policy as AgentPolicyUpdate, from, to });
   }
 
   @Post(':agentId/device-codes')

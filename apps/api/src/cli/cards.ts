@@ -1,9 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CardBacktests } from '#application/cards/card-backtest.js';
+import { CardProcessorConfig } from '#application/cards/card-processor-config.js';
 import type { CardBacktestReport } from '#domain/cards/card-backtest.js';
 import { plainControls, SpendingControlsBacktestDto } from '../cards/spending-controls.dto.js';
-import { asRequest, platformActor, text, UsageError, type CliCommand, type CliContext } from './command.js';
+import {
+  asRequest,
+  platformActor,
+  platformOption,
+  text,
+  UsageError,
+  type CliCommand,
+  type CliContext,
+} from './command.js';
 import { fields, table } from './format.js';
 
 /** The draft in `--controls`: a JSON file holding the SpendingControls object (or null). */
@@ -55,7 +64,22 @@ function reportText(r: CardBacktestReport & { cardId: string; currency: string }
   return `${summary}\n\n${pairs}\n\n${changes}${truncated}`;
 }
 
+/** Cards: the card processor's secret, spending-controls backtests. */
 export const cardCommands: CliCommand[] = [
+  {
+    name: 'cards:processor-secret',
+    synopsis: '--platform Platform:<uuid>',
+    description:
+      'sets a new card processor secret for the platform (the previous one stops verifying at once) and prints\n' +
+      'it, as POST /config/card-processor/secret does: the only time it is shown',
+    options: platformOption,
+    async run(ctx) {
+      const actor = await platformActor(ctx, 'cards:processor-secret');
+      const rotated = await ctx.app.get(CardProcessorConfig).rotateSecret(actor);
+      const shown = ['cardProcessorSecret', 'decisionDeadlineMs', 'standInDecision', 'secretSetAt'] as const;
+      return { data: rotated, text: () => fields(shown.map((k) => [k, String(rotated[k])])) };
+    },
+  },
   {
     name: 'cards:backtest',
     synopsis:

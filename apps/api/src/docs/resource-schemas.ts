@@ -128,6 +128,19 @@ export const resourceSchemas: Record<string, Schema> = {
     ],
   },
   Health: { type: 'object', properties: { status: str() } },
+  Readiness: obj(['status', 'details'], {
+    status: str({ enum: ['ok', 'error'] }),
+    details: {
+      type: 'object',
+      description: 'Each check by name (eventStore, readModels, projections, jobs): `status` up or down, with details.',
+      additionalProperties: {
+        type: 'object',
+        required: ['status'],
+        properties: { status: str({ enum: ['up', 'down'] }) },
+        additionalProperties: true,
+      },
+    },
+  }),
   SignedRetryChallenge: obj(['payloadToSign', 'requestId', 'expiresAt'], {
     payloadToSign: str({ description: 'Stamp these exact bytes.' }),
     requestId: idOf('Request'),

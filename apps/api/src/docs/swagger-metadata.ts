@@ -553,6 +553,23 @@ export default async () => {
               account: { required: true, type: () => t['../platforms/platform-config.dto.js'].BankRailAccountDto },
               creditorSchemeId: { required: false, type: () => String },
             },
+            DecisionEndpointDto: {
+              type: { required: true, enum: ['CARD_AUTHORIZATION.REQUEST', 'AGENT_ACTION.REQUEST'] },
+              url: {
+                required: true,
+                type: () => String,
+                description:
+                  'https URL (http on sandbox platforms), on a public host unless allow-listed: as webhookEndpoint.',
+                maxLength: 2048,
+              },
+              deadlineMs: { required: false, type: () => Number },
+              defaultDecision: {
+                required: false,
+                type: () => String,
+                description:
+                  'Cards: APPROVE or DECLINE (default DECLINE); agent actions: APPROVE, REJECT or WAIT (default WAIT).',
+              },
+            },
             UpdateConfigDto: {
               webhookEndpoint: {
                 required: false,
@@ -585,6 +602,11 @@ export default async () => {
                 nullable: true,
                 description:
                   "The spending controls of the platform's cards that have none of their own; null removes them.",
+              },
+              decisionEndpoints: {
+                required: false,
+                type: () => [t['../platforms/platform-config.dto.js'].DecisionEndpointDto],
+                description: 'The whole list of decision endpoints, at most one per type ([] removes them all).',
               },
             },
           },
@@ -920,6 +942,19 @@ export default async () => {
               defaultExecutionMode: { required: false, enum: ['AUTO', 'APPROVAL_REQUIRED'] },
               spendingLimits: { required: false, type: () => t['../agents/agent.dto.js'].SpendingLimitsUpdateDto },
             },
+            AgentPolicyBacktestDto: {
+              policy: { required: true, type: () => t['../agents/agent.dto.js'].AgentPolicyUpdateDto },
+              from: {
+                required: true,
+                type: () => String,
+                description: 'Start of the period (inclusive): actions requested at or after it are decided again.',
+              },
+              to: {
+                required: true,
+                type: () => String,
+                description: 'End of the period (exclusive), after `from` and at most 366 days later.',
+              },
+            },
             CreateAgentDto: {
               name: { required: true, type: () => String },
               customerId: { required: true, type: () => String },
@@ -1218,6 +1253,72 @@ export default async () => {
                 required: true,
                 type: () => String,
                 pattern: '^InternalAccount:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+              },
+            },
+          },
+        ],
+        [
+          import('../cards/card-processor.dto.js'),
+          {
+            CardProcessorMessageDto: {
+              type: { required: true, enum: ['AUTHORIZATION', 'ADVICE', 'CLEARING', 'REFUND', 'REVERSAL'] },
+              networkTransactionId: {
+                required: true,
+                type: () => String,
+                description:
+                  "The network's id of this message; a replay with the same id gets the same answer and changes nothing.",
+              },
+              cardId: {
+                required: true,
+                type: () => String,
+                description:
+                  "The service's id of the card (`Card:<uuid>`); an unknown card is declined CARD_NOT_FOUND.",
+              },
+              amount: {
+                required: false,
+                type: () => Number,
+                description:
+                  'In the smallest unit of `currency`. Required for AUTHORIZATION and ADVICE; for the others, default all of it.',
+                minimum: 1,
+              },
+              currency: {
+                required: false,
+                type: () => String,
+                description: 'ISO 4217 code (AUTHORIZATION and ADVICE).',
+              },
+              merchant: {
+                required: false,
+                type: () => t['../cards/card.dto.js'].MerchantDto,
+                description: 'The merchant: descriptor, MCC and country (AUTHORIZATION and ADVICE).',
+              },
+              entryMode: {
+                required: false,
+                description: 'How the card was presented.',
+                enum: ['CHIP', 'CONTACTLESS', 'ECOMMERCE', 'MAGSTRIPE', 'MANUAL', 'CREDENTIAL_ON_FILE', 'UNKNOWN'],
+              },
+              networkDecision: {
+                required: false,
+                description: 'ADVICE: what the network decided in stand-in.',
+                enum: ['APPROVED', 'DECLINED'],
+              },
+              originalNetworkTransactionId: {
+                required: false,
+                type: () => String,
+                description:
+                  'CLEARING, REFUND and REVERSAL: the network transaction id of the authorization they are about.',
+              },
+            },
+            CardProcessorConfigDto: {
+              decisionDeadlineMs: {
+                required: false,
+                type: () => Number,
+                description:
+                  'How long the service may take to answer an authorization before the stand-in decision answers.',
+              },
+              standInDecision: {
+                required: false,
+                description: 'What the service answers when it cannot decide within the deadline.',
+                enum: ['APPROVE', 'DECLINE'],
               },
             },
           },

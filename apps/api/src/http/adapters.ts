@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AppConfig } from '#config/config.js';
 import { requireJsonBody } from './content-type.js';
 import { ApiError, bodyErrorMiddleware, sendError, unknownPath } from './errors.js';
-import { jsonBody, parseJsonBytes } from './json-body.js';
+import { jsonBody, keepRawBody, parseJsonBytes } from './json-body.js';
 import type { HttpRequest, HttpResponse } from './platform.js';
 import { requestIdOf, requestLogging } from './request-log.js';
 
@@ -77,6 +77,7 @@ async function createFastifyApp(module: DynamicModule, options: HttpAppOptions) 
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
+      keepRawBody(request, request.url, body as Buffer);
       done(null, parseJsonBytes(body as Buffer, request.headers['content-type']));
     } catch (error) {
       done(error as Error);

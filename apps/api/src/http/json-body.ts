@@ -173,7 +173,23 @@ function checkRawJson(bytes: Uint8Array, encoding: string): FieldError[] {
 /** The repeated keys found in a request's raw body, until its parsed body is checked. */
 const repeatedKeys = new WeakMap<Request, FieldError[]>();
 
+/**
+ * The raw JSON bytes of the requests whose signature covers them (a card processor's messages: an HMAC of the exact
+ * body), kept until the request is gone.
+ */
+const rawBodies = new WeakMap<object, Buffer>();
+const KEEPS_RAW_BODY = /\/card-processor\//i;
+
+/** Keeps `bytes` as the raw body of `req` when its route verifies a signature over them. */
+export function keepRawBody(req: object, url: string | undefined, bytes: Buffer): void {
+  if (url !== undefined && KEEPS_RAW_BODY.test(url)) rawBodies.set(req, bytes);
+}
+
+/** The raw JSON body of a request whose route verifies a signature over it (undefined for other routes). */
+export const rawBodyOf = (req: object): Buffer | undefined => rawBodies.get(req);
+
 function scanRawBody(req: Request, _res: Response, bytes: Buffer, encoding: string): void {
+  keepRawBody(req, req.originalUrl ?? req.url, bytes);
   try {
     const errors = checkRawJson(bytes, encoding);
     if (errors.length > 0) repeatedKeys.set(req, errors);

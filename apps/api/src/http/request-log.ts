@@ -43,6 +43,9 @@ function lineOf(incoming: IncomingMessage, res: ServerResponse, responseTime: nu
   };
 }
 
+/** What is known of an answered request, for a metric: its log line's fields. */
+export type RequestLine = ReturnType<typeof lineOf>;
+
 /** Logs one request once its response has finished (or its connection closed first). */
 export type RequestLogger = (req: IncomingMessage, res: ServerResponse, requestId: string) => void;
 
@@ -52,7 +55,11 @@ export type RequestLogger = (req: IncomingMessage, res: ServerResponse, requestI
  * Nothing is built for a line the level leaves out (a child logger per request, with its request serializer and
  * redaction, cost more than the rest of the line).
  */
-export function createRequestLogger(config: AppConfig, destination?: DestinationStream): RequestLogger {
+export function createRequestLogger(
+  config: AppConfig,
+  destination?: DestinationStream,
+  observe?: (line: RequestLine) => void,
+): RequestLogger {
   const logger = pino(
     {
       level: PINO_LEVELS[config.logLevel],
@@ -76,8 +83,12 @@ export function createRequestLogger(config: AppConfig, destination?: Destination
       res.off('finish', finished).off('close', finished).off('error', complete);
       const failed = error !== undefined || res.statusCode >= 500;
       const level = failed ? 'error' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
-      const line = { requestId, ...lineOf(req, res, Date.now() - started) };
+      const enabled = logger.isLevelEnabled(level);
+      if (!enabled && !observe) return;
+      const fields = lineOf(req, res, Date.now() - started);
+      observe?.(fields);
+      if (!enabled) return;
+      const line = { requestId, ...fields };
       logger[level](line, failed ? 'request failed' : 'request completed');
     };
     const finished = () => complete();

@@ -2,7 +2,11 @@ import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { PlatformConfigQueries, UpdatePlatformConfigCommand } from '#application/platforms/platform-config.js';
 import type { Actor } from '#application/tokens.js';
-import { ConfigureWebhooksCommand, RotateWebhookSecretCommand } from '#application/webhooks/webhook-commands.js';
+import {
+  ConfigureDecisionEndpointsCommand,
+  ConfigureWebhooksCommand,
+  RotateWebhookSecretCommand,
+} from '#application/webhooks/webhook-commands.js';
 import type { Permission } from '#domain/platforms/permissions.js';
 import { validateSupportedCurrencies } from '#domain/platforms/platform-config.js';
 import { validateBankRails } from '#domain/payments/rails/bank-rails.js';
@@ -55,14 +59,18 @@ export class PlatformConfigController {
     responses: ok('The configuration', 'PlatformConfig'),
   })
   async update(@Body() body: UpdateConfigDto, @CurrentActor() actor: Actor) {
-    const { webhookEndpoint, umaDomain, supportedCurrencies, embeddedWalletConfig, rails, cardSpendingControls } = body;
+    const { webhookEndpoint, umaDomain, supportedCurrencies, embeddedWalletConfig, rails, decisionEndpoints } = body;
+    const { cardSpendingControls } = body;
     const controls = cardSpendingControls === undefined ? undefined : plainControls(cardSpendingControls);
     if (controls) checkSpendingControls(controls, 'cardSpendingControls');
     // Refused before anything changes.
     if (supportedCurrencies) validateSupportedCurrencies(supportedCurrencies);
     if (rails) validateBankRails(rails.map((r) => ({ ...r, account: { ...r.account } })));
+    const decisions = decisionEndpoints?.map((e) => ({ ...e }));
+    // The webhook endpoint and the decision endpoints change together or not at all (one stream, one append).
     if (webhookEndpoint !== undefined)
-      await this.commands.execute(new ConfigureWebhooksCommand(webhookEndpoint, actor));
+      await this.commands.execute(new ConfigureWebhooksCommand(webhookEndpoint, actor, decisions));
+    else if (decisions) await this.commands.execute(new ConfigureDecisionEndpointsCommand(decisions, actor));
     if (umaDomain !== undefined || supportedCurrencies || embeddedWalletConfig || rails || controls !== undefined) {
       const changes = {
         ...(controls !== undefined ? { cardSpendingControls: controls } : {}),

@@ -17,6 +17,11 @@ import {
 import { JSONSchema } from 'class-validator-jsonschema';
 import { COUNTERPARTY_FIELD_NAMES, TRANSACTION_TYPES } from '#domain/platforms/platform-config.js';
 import { BANK_RAIL_TYPES } from '#domain/payments/rails/bank-rails.js';
+import {
+  DECISION_KINDS,
+  MAX_DECISION_DEADLINE_MS,
+  MIN_DECISION_DEADLINE_MS,
+} from '#domain/webhooks/decision-endpoints.js';
 import { IntRange, OptionalEmail, OptionalText } from '../http/fields.js';
 import { IsCurrencyCode } from '../http/currency-code.js';
 import { NullableSpendingControls, SpendingControlsDto } from '../cards/spending-controls.dto.js';
@@ -77,6 +82,16 @@ export class BankRailConfigDto {
   @OptionalText(35) creditorSchemeId?: string;
 }
 
+/** Where the platform decides one kind of request, within a deadline, with a default when it does not answer. */
+export class DecisionEndpointDto {
+  @IsIn(DECISION_KINDS as unknown as string[]) type!: (typeof DECISION_KINDS)[number];
+  /** https URL (http on sandbox platforms), on a public host unless allow-listed: as webhookEndpoint. */
+  @IsString() @MaxLength(2048) url!: string;
+  @IsOptional() @IntRange(MIN_DECISION_DEADLINE_MS, MAX_DECISION_DEADLINE_MS) deadlineMs?: number;
+  /** Cards: APPROVE or DECLINE (default DECLINE); agent actions: APPROVE, REJECT or WAIT (default WAIT). */
+  @IsOptional() @IsIn(['APPROVE', 'DECLINE', 'REJECT', 'WAIT']) defaultDecision?: string;
+}
+
 /** PATCH /config: every field optional; only those given change. */
 export class UpdateConfigDto {
   /** https URL (http for loopback hosts and sandbox platforms); null turns webhooks off. */
@@ -111,4 +126,11 @@ export class UpdateConfigDto {
   rails?: BankRailConfigDto[];
   /** The spending controls of the platform's cards that have none of their own; null removes them. */
   @NullableSpendingControls() cardSpendingControls?: SpendingControlsDto | null;
+  /** The whole list of decision endpoints, at most one per type ([] removes them all). */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(DECISION_KINDS.length)
+  @ValidateNested({ each: true })
+  @Type(() => DecisionEndpointDto)
+  decisionEndpoints?: DecisionEndpointDto[];
 }

@@ -1,11 +1,8 @@
 import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
-import {
-  SimulateCardAuthorizationCommand,
-  SimulateCardClearingCommand,
-  SimulateCardReturnCommand,
-} from '#application/cards/card-authorizations.js';
+import { SimulateCardAuthorizationCommand } from '#application/cards/card-authorizations.js';
+import { SimulateCardClearingCommand, SimulateCardReturnCommand } from '#application/cards/card-presentments.js';
 import type { Actor } from '#application/tokens.js';
 import { SimulateAuthorizationDto, SimulateClearingDto, SimulateReturnDto } from '../cards/card.dto.js';
 import { ApiResource, ok } from '../docs/api-doc.js';

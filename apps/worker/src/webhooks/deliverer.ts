@@ -20,8 +20,8 @@ import type { DeliveryRequest, WebhookAttempts } from '#application/webhooks/web
 import type { SecretBox } from '#crypto/secret-box.js';
 import type { AllowedHost } from '#net/address-policy.js';
 import type { Resolver } from '#net/resolve-target.js';
-import { postWebhook, type SendResult } from './sender.js';
-import { WebhookSigner } from './signer.js';
+import { postWebhook, type SendResult } from '../../../host/src/webhooks/sender.js';
+import { WebhookSigner } from '../../../host/src/webhooks/signer.js';
 
 export type { DeliveryRequest };
 

@@ -4,6 +4,7 @@ import { authorizeOperation } from '#domain/agents/agent-policy.js';
 import { agentDecider, agentStream, requireAction } from '#domain/agents/agent.js';
 import type {
   ActionRequest,
+  AgentActionDecision,
   AgentActionSnapshot,
   AgentCommand,
   AgentState,
@@ -27,7 +28,9 @@ import {
   requireExecutable,
   startQuote,
 } from '../payments/quotes/quote-commands.js';
-import { READ_MODELS, type Actor } from '../tokens.js';
+import { PLATFORM_DECISIONS, READ_MODELS, type Actor } from '../tokens.js';
+import type { PlatformDecisions } from '../decisions/platform-decisions.js';
+import { askPlatformAboutAction } from './agent-decisions.js';
 import {
   loadCustomerAccount,
   requireActive,
@@ -66,6 +69,7 @@ export class AgentActions {
     private readonly commands: CommandBus,
     private readonly process: PaymentProcess,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    @Inject(PLATFORM_DECISIONS) private readonly decisions: PlatformDecisions,
   ) {}
 
   private async now(platformId: string): Promise<string> {
@@ -116,8 +120,21 @@ export class AgentActions {
       },
     };
     const action = await this.request(agent, request);
+    if (action.status === 'PENDING_APPROVAL') return this.askPlatform(agent, action);
     if (action.status !== 'APPROVED') return toAgentActionResource(action);
     return toAgentActionResource(await this.execute(action, agent.actor, { rethrow: true }));
+  }
+
+  /**
+   * An action that needs approval goes to the platform's decision endpoint first: its APPROVE approves it as a person
+   * would, its REJECT rejects it with the reason; otherwise (the default WAIT, no endpoint) it waits.
+   */
+  private async askPlatform(agent: AgentPrincipal, action: AgentActionSnapshot): Promise<Record<string, unknown>> {
+    const verdict = await askPlatformAboutAction(this.decisions, this.ctx.ids, action, agent.actor);
+    if (!verdict) return toAgentActionResource(action);
+    const { actor, decision } = verdict;
+    if (verdict.approve) return this.approve(agent.agentId, action.id, actor, decision);
+    return this.reject(agent.agentId, action.id, verdict.reason, actor, decision);
   }
 
   /**
@@ -190,6 +207,7 @@ export class AgentActions {
       },
       quote: toQuoteResource(quote, transaction.status),
     });
+    if (action.status === 'PENDING_APPROVAL') return this.askPlatform(agent, action);
     if (action.status !== 'APPROVED') return toAgentActionResource(action);
     return toAgentActionResource(await this.execute(action, agent.actor, { rethrow: true }));
   }
@@ -263,7 +281,12 @@ export class AgentActions {
    * and ends APPROVED with its transaction, or FAILED (quote expired, funds short, limits now
    * exceeded, agent paused). 409 unless it is PENDING_APPROVAL.
    */
-  async approve(agentId: string, actionId: string, actor: Actor): Promise<Record<string, unknown>> {
+  async approve(
+    agentId: string,
+    actionId: string,
+    actor: Actor,
+    decision?: AgentActionDecision,
+  ): Promise<Record<string, unknown>> {
     const state = await loadOwnAgent(this.ctx.runner, agentId, actor.platformId);
     const action = state.actions.get(actionId);
     if (!action) throw notFound('AGENT_ACTION', actionId);
@@ -279,7 +302,7 @@ export class AgentActions {
     const now = await this.now(actor.platformId);
     const decided = await this.decide(
       agentId,
-      { type: 'ApproveAction', actionId, now, ...(failure ? { failure } : {}) },
+      { type: 'ApproveAction', actionId, now, ...(failure ? { failure } : {}), ...(decision ? { decision } : {}) },
       actor,
     );
     const approved = requireAction(decided, actionId);
@@ -339,12 +362,14 @@ export class AgentActions {
     actionId: string,
     reason: string | undefined,
     actor: Actor,
+    decision?: AgentActionDecision,
   ): Promise<Record<string, unknown>> {
     await loadOwnAgent(this.ctx.runner, agentId, actor.platformId);
     const now = await this.now(actor.platformId);
+    const by = decision ? { decision } : {};
     const state = await this.decide(
       agentId,
-      { type: 'RejectAction', actionId, ...(reason !== undefined ? { reason } : {}), now },
+      { type: 'RejectAction', actionId, ...(reason !== undefined ? { reason } : {}), ...by, now },
       actor,
     );
     return toAgentActionResource(requireAction(state, actionId));

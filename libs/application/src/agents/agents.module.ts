@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentAuthenticator } from './agent-access.js';
 import { AgentActions } from './agent-actions.js';
+import { AgentPolicyBacktest } from './agent-backtest.js';
 import {
   CreateAgentHandler,
   DeleteAgentHandler,
@@ -20,7 +21,7 @@ const handlers = [
   IssueDeviceCodeHandler,
   RedeemDeviceCodeHandler,
 ];
-const services = [AgentAuthenticator, AgentActions, AgentQueries];
+const services = [AgentAuthenticator, AgentActions, AgentQueries, AgentPolicyBacktest];
 
 /**
  * The agents area: platform-side commands, agent authentication, agent actions (policy-checked

@@ -1,321 +1,283 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
 import { CommandHandler } from '@nestjs/cqrs';
 import { cardDecider } from '#domain/cards/card.js';
 import {
-  clearingPlan,
-  clearingsPosted,
-  clearingTransferId,
-  heldAmount,
   declined,
   isInsufficientFunds,
-  requireApproved,
   requireAuthorization,
   requireTransaction,
-  returnPlan,
-  sandboxDecline,
+  sandboxDecline as sandboxDeclineOf,
   sandboxPullFails,
   screenAuthorization,
 } from '#domain/cards/card-authorization.js';
-import { authorizationIdOf, checkExpiry, toCardTransaction } from '#domain/cards/card-transaction.js';
+import { toCardTransaction } from '#domain/cards/card-transaction.js';
 import type {
-  ApprovedAuthorization,
   CardAggregate,
   CardAuthorizationCommand,
+  CardAuthorizationRecord,
   DeclineReason,
+  EntryMode,
+  ExistingCard,
   Merchant,
 } from '#domain/cards/card-types.js';
+import type { AuthorizationDecision } from '#domain/cards/card-decision.js';
+import { processorHoldTransferId } from '#domain/cards/card-processor.js';
+import { slowDecisionStep } from '../command-context.js';
+import type { PlatformDecisions } from '../decisions/platform-decisions.js';
+import { askPlatformAboutCard, recordedDecision, type CardPlatformAnswer } from './card-decisions.js';
 import { customerDecider } from '#domain/customers/customer.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../payments/ledger/fund-commands.js';
 import type { JobQueue } from '#jobs/job-queue.js';
-import { IDS, JOB_QUEUE, type Actor } from '../tokens.js';
+import { IDS, JOB_QUEUE, PLATFORM_DECISIONS, type Actor } from '../tokens.js';
 import { scheduleAuthorizationExpiry } from './card-jobs.js';
 import { CardLocks, loadOwnCard } from './card-commands.js';
 import { CardLedger, CardTransferCode, customerAccount } from './card-ledger.js';
+import { CardNetworkCommand, SimulateCardClearingHandler, SimulateCardReturnHandler } from './card-presentments.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { spendingPreCheck } from './card-spending-controls.js';
+import type { SpendingControls } from '#domain/cards/card-spending.js';
 
 /** A message of the card network about one card, from the sandbox endpoints. */
-abstract class CardNetworkCommand<Input> {
-  constructor(
-    readonly cardId: string,
-    readonly input: Input,
-    readonly actor: Actor,
-  ) {}
-}
-/** A clearing or a return names the card transaction; without an amount, all of it. */
-type Presentment = { cardTransactionId: string; amount?: bigint };
-
 export class SimulateCardAuthorizationCommand extends CardNetworkCommand<{
   amount: bigint;
   currency: string;
   merchant: Merchant;
 }> {}
-export class SimulateCardClearingCommand extends CardNetworkCommand<Presentment> {}
-export class SimulateCardReturnCommand extends CardNetworkCommand<Presentment> {}
 
-/** A card of the caller's platform, as loadOwnCard answers it. */
-type OwnCard = Awaited<ReturnType<typeof loadOwnCard>>;
+/**
+ * An authorization request, from the sandbox simulator or a card processor's message: what the network asks, and how
+ * the caller wants it decided.
+ */
+export interface AuthorizationRequest {
+  authorizationId: string;
+  amount: bigint;
+  /** What the network asked when the platform approved less (`amount`): a partial approval. */
+  requestedAmount?: bigint;
+  currency: string;
+  merchant: Merchant;
+  networkTransactionId?: string;
+  entryMode?: EntryMode;
+  /** The sandbox's decline by merchant descriptor (the simulator's magic values), after the card's own screening. */
+  sandboxDecline?: DeclineReason;
+  /**
+   * Holds with ids derived from the authorization and the funding source (processor messages): a stand-in answer
+   * and a late decision place the same hold on the same source, never two.
+   */
+  derivedHolds?: boolean;
+  /** When the request arrived, on the monotonic clock (`performance.now()`): the decision records how long it took. */
+  receivedAt: number;
+}
 
-/** Shared plumbing of the three simulations: sandbox check, per-card lock, ledger, recording. */
-abstract class CardNetworkHandler<Command extends CardNetworkCommand<unknown>> {
+/**
+ * Authorization decisioning, one path for the sandbox simulator and card processors' messages: the card is screened,
+ * then its spending controls, then the platform's decision, then the funding sources are tried in priority order and
+ * the first ACTIVE one with the funds gets a hold (a pending transfer to the settlement account); none ->
+ * INSUFFICIENT_FUNDS. The outcome is recorded on the card stream, where the first recorded outcome of an
+ * authorization id wins: a decision that lost (a stand-in answer was recorded first) releases the hold it placed.
+ */
+@Injectable()
+export class CardAuthorizations {
   constructor(
-    protected readonly runner: CommandRunner,
-    protected readonly locks: CardLocks,
-    protected readonly clocks: PlatformClocks,
-    @Inject(IDS) protected readonly ids: IdGenerator,
-    @Inject(JOB_QUEUE) protected readonly jobs: JobQueue,
+    private readonly runner: CommandRunner,
+    private readonly locks: CardLocks,
+    private readonly clocks: PlatformClocks,
+    @Inject(IDS) private readonly ids: IdGenerator,
+    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
+    @Inject(PLATFORM_DECISIONS) private readonly decisions: PlatformDecisions,
   ) {}
 
-  /** Sandbox only: under the card's lock, simulates on the card loaded there, with a ledger on the platform's clock. */
-  async execute(command: Command): Promise<Record<string, unknown>> {
-    const { cardId, actor } = command;
-    await requireSandbox(this.runner, actor);
+  /** Decides `request` on the card under its lock, and answers the authorization as recorded. */
+  async authorize(cardId: string, request: AuthorizationRequest, actor: Actor): Promise<CardAuthorizationRecord> {
     const clock = await this.clocks.forPlatform(actor.platformId);
     return this.locks.run(cardId, async () => {
       const ledger = new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor });
-      return this.simulate(command, await loadOwnCard(this.runner, cardId, actor), ledger);
+      return this.decide(await loadOwnCard(this.runner, cardId, actor), request, ledger, actor);
     });
   }
 
-  protected abstract simulate(command: Command, state: OwnCard, ledger: CardLedger): Promise<Record<string, unknown>>;
-
-  protected async record(cardId: string, command: CardAuthorizationCommand, actor: Actor): Promise<CardAggregate> {
-    const { state } = await this.runner.run(streams.card(cardId), cardDecider, command, { metadata: { ...actor } });
-    return state;
-  }
-
-  /** The CardTransaction the authorization opened, as the network's message left it. */
-  protected transaction = (state: CardAggregate, authorizationId: string) =>
-    toCardTransaction(requireTransaction(state, authorizationId));
-
-  protected now = async (actor: Actor) => (await this.clocks.now(actor.platformId)).toISOString();
-}
-
-/**
- * An authorization from the card network: declined on the card's state or currency, otherwise the
- * funding sources are tried in priority order and the first ACTIVE one with the funds gets a hold
- * (a pending transfer to the settlement account); none -> INSUFFICIENT_FUNDS. An approval that is
- * not cleared within AUTHORIZATION_VALIDITY_MS expires: the worker reverses it and voids the hold.
- */
-@CommandHandler(SimulateCardAuthorizationCommand)
-export class SimulateCardAuthorizationHandler extends CardNetworkHandler<SimulateCardAuthorizationCommand> {
-  protected async simulate(
-    { cardId, input, actor }: SimulateCardAuthorizationCommand,
-    own: OwnCard,
-    ledger: CardLedger,
-  ) {
-    const { card } = own;
-    const authorizationId = publicId('CardAuthorization', this.ids.uuid());
-    const spending = await spendingPreCheck(this.runner, own, { ...input, now: await this.now(actor) });
-    const base = {
-      type: 'RecordAuthorization' as const,
-      authorizationId,
-      amount: input.amount,
-      currency: input.currency,
-      merchant: input.merchant,
-      defaultSpendingControls: spending.defaultSpendingControls,
-    };
-    let hold: { fundingSourceId: string; transferId: string } | undefined;
+  /** The decision sequence (keep it in this one function): screen, controls, platform, holds, record. */
+  private async decide(state: ExistingCard, request: AuthorizationRequest, ledger: CardLedger, actor: Actor) {
+    const { card } = state;
+    const { authorizationId } = request;
+    // Already recorded (a replayed message): its outcome stands.
+    const recorded = state.authorizations.get(authorizationId);
+    if (recorded) return recorded;
+    // 1. The card: its state and currency.
     let declineReason: DeclineReason | undefined =
-      screenAuthorization(card, input.currency) ?? spending.declineReason ?? sandboxDecline(input.merchant.descriptor);
+      screenAuthorization(card, request.currency) ?? request.sandboxDecline;
+    // 2. Spending controls: the card's rules on amounts, merchants and categories (checked again when recorded).
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const spending = await spendingPreCheck(this.runner, state, { ...request, now });
+    declineReason ??= spending.declineReason;
+    // 3. Platform decision: the platform's decision endpoint, asked when the rules approve; it may approve less.
+    let platform: CardPlatformAnswer | undefined;
     if (!declineReason) {
-      await scheduleAuthorizationExpiry(this.jobs, {
-        cardId,
-        platformId: actor.platformId,
-        authorizationId,
-        at: await this.now(actor),
-      });
-      const { state: holder } = await this.runner.load(streams.customer(card.customerId), customerDecider);
-      const settlement = await ledger.settlement(card.currency);
-      for (const fundingSourceId of card.fundingSources) {
-        if (holder.accounts.get(fundingSourceId)?.status !== 'ACTIVE') continue;
-        try {
-          const transferId = await ledger.transfer({
-            debit: customerAccount(fundingSourceId, card.currency),
-            credit: settlement,
-            amount: input.amount,
-            pending: true,
-            code: CardTransferCode.hold,
-            reference: authorizationId,
-          });
-          hold = { fundingSourceId, transferId };
-          break;
-        } catch (error) {
-          if (!isInsufficientFunds(error)) throw error;
-        }
-      }
+      await slowDecisionStep(authorizationId);
+      const asked = { platformId: actor.platformId, card, authorizationId, input: request };
+      platform = await askPlatformAboutCard(this.decisions, this.ids, { ...asked, startedAt: request.receivedAt });
+      declineReason = platform?.declineReason;
+    }
+    const amount = platform?.amount ?? request.amount;
+    const decided = amount === request.amount ? request : { ...request, amount, requestedAmount: request.amount };
+    // 4. Funding holds.
+    let hold: { fundingSourceId: string; transferId: string } | undefined;
+    if (!declineReason) {
+      hold = await this.placeHold(state, decided, ledger, actor);
       if (!hold) declineReason = 'INSUFFICIENT_FUNDS';
     }
-    const state = await this.record(
-      cardId,
-      { ...base, ...(hold ? { hold } : { declineReason }), now: await this.now(actor) },
+    // 5. Record: the first outcome recorded for the authorization id wins.
+    const decision = recordedDecision(platform, declineReason, elapsedSince(request.receivedAt));
+    const { defaultSpendingControls } = spending;
+    const outcome = { ...(hold ? { hold } : { declineReason }), decision, defaultSpendingControls };
+    return this.record(card.id, decided, outcome, ledger, actor);
+  }
+
+  /**
+   * The stand-in outcome of an authorization the service could not decide in time, recorded without waiting for
+   * the card's lock (the late decision holds it): DECLINE records a decline, APPROVE a hold on the first funding
+   * source with the funds, past the card's rules. A decision recorded first stands.
+   */
+  async standIn(cardId: string, request: AuthorizationRequest, approve: boolean, actor: Actor, reason: string) {
+    const clock = await this.clocks.forPlatform(actor.platformId);
+    const ledger = new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor });
+    const state = await loadOwnCard(this.runner, cardId, actor);
+    const decision: AuthorizationDecision = {
+      decidedBy: 'STAND_IN',
+      elapsedMs: elapsedSince(request.receivedAt),
+      reason,
+    };
+    return this.forced(state, request, approve ? { approved: true } : { approved: false, reason: 'STAND_IN' }, {
+      decision,
+      ledger,
       actor,
-    );
-    const recorded = requireAuthorization(state, authorizationId);
-    // The card closed while the hold was being placed: the authorization was declined, release the hold.
-    if (hold && recorded.status === 'DECLINED') await ledger.void(hold.transferId);
-    // A declined authorization stays in the card's history; it opens no transaction.
-    if (recorded.status === 'DECLINED') throw declined(recorded);
-    if (sandboxPullFails(input.merchant.descriptor)) {
-      const failure = { type: 'ExpireAuthorization' as const, authorizationId, reason: 'PULL_FAILED' as const };
-      const failed = await this.record(cardId, { ...failure, now: await this.now(actor) }, actor);
-      for (const open of await ledger.openHoldsFor(authorizationId)) await ledger.void(open);
-      return this.transaction(failed, authorizationId);
-    }
-    return this.transaction(state, authorizationId);
-  }
-}
-
-/**
- * A clearing (presentment). Within the hold: post it (a partial amount releases the rest). Above it
- * (over-authorization): the extra is a separate posted transfer, taken first so that without the
- * funds nothing moves and the clearing is declined. After the card closed and the hold was released:
- * late presentment, a new posted transfer from the same funding source if it still has the funds.
- */
-@CommandHandler(SimulateCardClearingCommand)
-export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCardClearingCommand> {
-  protected async simulate({ cardId, input, actor }: SimulateCardClearingCommand, state: OwnCard, ledger: CardLedger) {
-    const authorizationId = authorizationIdOf(input.cardTransactionId);
-    if (input.amount === 0n) return this.expire(cardId, state, authorizationId, ledger, actor);
-    const plan = clearingPlan(state, authorizationId, input.amount);
-    const a = plan.authorization;
-    const funding = customerAccount(a.fundingSourceId, a.currency);
-    const settlement = await ledger.settlement(a.currency);
-    // A hold that a crash kept from being released is still the money to clear.
-    const lateKind = plan.kind === 'LATE' && !(await ledger.isHeld(a.holdTransferId));
-    // The decision is taken on the card stream (expected revision) before any money moves: another
-    // process clearing the same authorization conflicts there and decides again on what this wrote.
-    const now = await this.now(actor);
-    const start = { type: 'StartClearing' as const, authorizationId: a.id, amount: plan.amount, now };
-    const options = { metadata: { ...actor }, answersAfter: 'append' as const };
-    const reserve = { ...start, latePresentment: lateKind };
-    const { state: started } = await this.runner.run(streams.card(cardId), cardDecider, reserve, options);
-    const intent = started.clearings.get(a.id);
-    // Recorded meanwhile by another process: the state says how it ended.
-    if (!intent) return this.transaction(started, a.id);
-    // The authorization as the reservation found it (another process may have recorded a clearing before).
-    const current = requireApproved(started, a.id);
-    const held = heldAmount(current);
-    const sequence = clearingsPosted(current);
-    const amount = BigInt(intent.amount);
-    const late = intent.latePresentment;
-    const transferIds: string[] = [];
-    const leg = (code: string, legAmount: bigint) => ({
-      debit: funding,
-      credit: settlement,
-      amount: legAmount,
-      pending: false,
-      code,
-      reference: a.id,
     });
-    const outcome = async (o: Extract<CardAuthorizationCommand, { type: 'RecordClearing' }>['outcome']) => {
-      const recordedAt = await this.now(actor);
-      const command = {
-        type: 'RecordClearing' as const,
-        authorizationId: a.id,
-        amount,
-        sequence,
-        outcome: o,
-        now: recordedAt,
+  }
+
+  /**
+   * An outcome the network took (an advice) or the stand-in gave: recorded as taken. An approval places the hold on
+   * the first funding source with the funds whatever the card's rules; without one it is declined INSUFFICIENT_FUNDS.
+   */
+  async forced(
+    state: ExistingCard,
+    request: AuthorizationRequest,
+    outcome: { approved: true } | { approved: false; reason: DeclineReason },
+    on: { decision: AuthorizationDecision; ledger: CardLedger; actor: Actor },
+  ): Promise<CardAuthorizationRecord> {
+    const recorded = state.authorizations.get(request.authorizationId);
+    if (recorded) return recorded;
+    const hold = outcome.approved ? await this.placeHold(state, request, on.ledger, on.actor) : undefined;
+    const declineReason = outcome.approved ? 'INSUFFICIENT_FUNDS' : outcome.reason;
+    const result = hold ? { hold } : { declineReason };
+    return this.record(state.card.id, request, { ...result, decision: on.decision }, on.ledger, on.actor);
+  }
+
+  /** The first ACTIVE funding source with the funds gets a pending transfer to the settlement account. */
+  private async placeHold(state: ExistingCard, request: AuthorizationRequest, ledger: CardLedger, actor: Actor) {
+    const { card } = state;
+    const { authorizationId } = request;
+    const at = (await this.clocks.now(actor.platformId)).toISOString();
+    await scheduleAuthorizationExpiry(this.jobs, {
+      cardId: card.id,
+      platformId: actor.platformId,
+      authorizationId,
+      at,
+    });
+    const { state: holder } = await this.runner.load(streams.customer(card.customerId), customerDecider);
+    const settlement = await ledger.settlement(card.currency);
+    for (const fundingSourceId of card.fundingSources) {
+      if (holder.accounts.get(fundingSourceId)?.status !== 'ACTIVE') continue;
+      const transfer = {
+        debit: customerAccount(fundingSourceId, card.currency),
+        credit: settlement,
+        amount: request.amount,
+        pending: true,
+        code: CardTransferCode.hold,
+        reference: authorizationId,
       };
-      return this.transaction(await this.record(cardId, command, actor), a.id);
-    };
-    let rehold: { transferId: string; amount: bigint } | undefined;
-    try {
-      if (late) {
-        const id = clearingTransferId(a.id, 'latePresentment', sequence);
-        transferIds.push(await ledger.transfer(leg(CardTransferCode.latePresentment, amount), id));
-      } else {
-        if (amount > held) {
-          const id = clearingTransferId(a.id, 'overAuthorization', sequence);
-          transferIds.push(await ledger.transfer(leg(CardTransferCode.overAuthorization, amount - held), id));
-        }
-        const posted = amount < held ? amount : held;
-        const post = clearingTransferId(a.id, 'post', sequence);
-        transferIds.push(await ledger.post(current.holdTransferId, posted, post));
-        if (amount < held) rehold = await this.holdRest(ledger, current, held - amount, sequence);
+      try {
+        const id = request.derivedHolds ? processorHoldTransferId(authorizationId, fundingSourceId) : undefined;
+        return { fundingSourceId, transferId: await ledger.transfer(transfer, id) };
+      } catch (error) {
+        if (!isInsufficientFunds(error)) throw error;
       }
-    } catch (error) {
-      if (!isInsufficientFunds(error)) throw error;
-      return outcome({ posted: false, declineReason: 'INSUFFICIENT_FUNDS' });
     }
-    return outcome({ posted: true, transferIds, latePresentment: late, ...(rehold ? { rehold } : {}) });
+    return undefined;
   }
 
-  /**
-   * A clearing below the hold posts part of it and releases the rest; the rest is held again at once (a new
-   * pending transfer with an id derived from the clearing) so that later clearings of the same authorization
-   * find it: the transaction is PARTIALLY_SETTLED until the rest clears, expires or the card closes. If the
-   * funding source spent the released rest meanwhile, nothing is held and the transaction is SETTLED.
-   */
-  private async holdRest(ledger: CardLedger, a: ApprovedAuthorization, rest: bigint, sequence: number) {
-    const settlement = await ledger.settlement(a.currency);
-    const transfer = {
-      debit: customerAccount(a.fundingSourceId, a.currency),
-      credit: settlement,
-      amount: rest,
-      pending: true,
-      code: CardTransferCode.hold,
-      reference: a.id,
-    };
-    try {
-      const transferId = await ledger.transfer(transfer, clearingTransferId(a.id, 'rehold', sequence));
-      return { transferId, amount: rest };
-    } catch (error) {
-      if (!isInsufficientFunds(error)) throw error;
-      return undefined;
-    }
-  }
-
-  /**
-   * A clearing of 0: the authorization expires now with nothing cleared (the worker's expiry, brought
-   * forward): reversed on the card stream, then every open hold carrying its reference is voided.
-   */
-  private async expire(
+  /** Records the outcome; a hold that did not make it into the record (declined meanwhile, or lost) is released. */
+  private async record(
     cardId: string,
-    state: CardAggregate,
-    authorizationId: string,
+    request: AuthorizationRequest,
+    outcome: { hold?: { fundingSourceId: string; transferId: string }; declineReason?: DeclineReason } & {
+      decision: AuthorizationDecision;
+      defaultSpendingControls?: SpendingControls | null;
+    },
     ledger: CardLedger,
     actor: Actor,
-  ) {
-    checkExpiry(requireTransaction(state, authorizationId));
-    const command = { type: 'ExpireAuthorization' as const, authorizationId, now: await this.now(actor) };
-    const expired = await this.record(cardId, command, actor);
-    if (expired.authorizations.get(authorizationId)?.status === 'REVERSED' && !expired.clearings.has(authorizationId))
-      for (const hold of await ledger.openHoldsFor(authorizationId)) await ledger.void(hold);
-    return this.transaction(expired, authorizationId);
+  ): Promise<CardAuthorizationRecord> {
+    const { authorizationId, amount, requestedAmount, currency, merchant, networkTransactionId, entryMode } = request;
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const command: CardAuthorizationCommand = {
+      type: 'RecordAuthorization',
+      ...{ authorizationId, amount, currency, merchant, ...outcome, now },
+      ...(networkTransactionId !== undefined ? { networkTransactionId, entryMode } : {}),
+      ...(requestedAmount !== undefined ? { requestedAmount } : {}),
+    };
+    const meta = { metadata: { ...actor } };
+    const { state } = await this.runner.run(streams.card(cardId), cardDecider, command, meta);
+    const recorded = requireAuthorization(state, authorizationId);
+    const hold = outcome.hold?.transferId;
+    // The card closed while the hold was being placed, or another outcome was recorded first: release the hold.
+    if (hold && recorded.holdTransferId !== hold && (await ledger.isHeld(hold))) await ledger.void(hold);
+    return recorded;
   }
 }
 
+/** Milliseconds since `receivedAt` on the monotonic clock, whole. */
+const elapsedSince = (receivedAt: number) => Math.max(0, Math.round(performance.now() - receivedAt));
+
 /**
- * A return (merchant refund) of a cleared amount: settlement pays the funding source back, whatever the card's state.
+ * An authorization from the card network, simulated for sandbox platforms: decided by `CardAuthorizations` (with the
+ * sandbox's magic descriptors), a decline answered 400 with its reason. An approval that is not cleared within
+ * AUTHORIZATION_VALIDITY_MS expires: the worker reverses it and voids the hold.
  */
-@CommandHandler(SimulateCardReturnCommand)
-export class SimulateCardReturnHandler extends CardNetworkHandler<SimulateCardReturnCommand> {
-  protected async simulate({ cardId, input, actor }: SimulateCardReturnCommand, state: OwnCard, ledger: CardLedger) {
-    const plan = returnPlan(state, authorizationIdOf(input.cardTransactionId), input.amount);
-    const a = plan.authorization;
-    const settlement = await ledger.settlement(a.currency);
-    const transferId = await ledger.transfer({
-      debit: settlement,
-      credit: customerAccount(a.fundingSourceId, a.currency),
-      amount: plan.amount,
-      pending: false,
-      code: CardTransferCode.return,
-      reference: a.id,
-    });
-    const returned = await this.record(
-      cardId,
-      { type: 'RecordReturn', authorizationId: a.id, amount: plan.amount, transferId, now: await this.now(actor) },
-      actor,
-    );
-    return this.transaction(returned, a.id);
+@CommandHandler(SimulateCardAuthorizationCommand)
+export class SimulateCardAuthorizationHandler {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly authorizations: CardAuthorizations,
+    private readonly clocks: PlatformClocks,
+    @Inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  async execute({ cardId, input, actor }: SimulateCardAuthorizationCommand): Promise<Record<string, unknown>> {
+    await requireSandbox(this.runner, actor);
+    const receivedAt = performance.now();
+    const authorizationId = publicId('CardAuthorization', this.ids.uuid());
+    const sandboxDecline = sandboxDeclineOf(input.merchant.descriptor);
+    const request = { authorizationId, ...input, ...(sandboxDecline ? { sandboxDecline } : {}), receivedAt };
+    const recorded = await this.authorizations.authorize(cardId, request, actor);
+    // A declined authorization stays in the card's history; it opens no transaction.
+    if (recorded.status === 'DECLINED') throw declined(recorded);
+    const clock = await this.clocks.forPlatform(actor.platformId);
+    const ledger = new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor });
+    const now = async () => (await this.clocks.now(actor.platformId)).toISOString();
+    let state: CardAggregate;
+    if (sandboxPullFails(input.merchant.descriptor)) {
+      const failure = { type: 'ExpireAuthorization' as const, authorizationId, reason: 'PULL_FAILED' as const };
+      const meta = { metadata: { ...actor } };
+      ({ state } = await this.runner.run(streams.card(cardId), cardDecider, { ...failure, now: await now() }, meta));
+      for (const open of await ledger.openHoldsFor(authorizationId)) await ledger.void(open);
+    } else ({ state } = await this.runner.load(streams.card(cardId), cardDecider));
+    return toCardTransaction(requireTransaction(state, authorizationId));
   }
 }
 
 export const cardAuthorizationHandlers = [
+  CardAuthorizations,
   SimulateCardAuthorizationHandler,
   SimulateCardClearingHandler,
   SimulateCardReturnHandler,

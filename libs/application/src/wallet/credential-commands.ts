@@ -13,8 +13,8 @@ import {
   requiresSignedRetryToAddAuthMethod,
   type AuthMethodRecord,
   type AuthMethodType,
+  requireAuthMethod,
 } from '#domain/wallet/wallet-auth-state.js';
-import { requireAuthMethod } from '#domain/wallet/wallet-auth-rules.js';
 import { toAuthMethodView, type AuthMethodView } from '#domain/wallet/wallet-views.js';
 import { CommandContext } from '../command-context.js';
 import { IdentityClaims } from '../claims/identity-claims.js';

@@ -10,7 +10,7 @@ import {
   type SignedRetryIntent,
   type WalletAuthEvent,
 } from '#domain/wallet/wallet-auth-state.js';
-import { faultPoint } from '../fault-injection.js';
+import { faultPoint } from '../command-context.js';
 import { IDS, type Actor } from '../tokens.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { WalletAccounts } from './wallet-accounts.js';

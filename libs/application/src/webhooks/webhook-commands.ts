@@ -15,10 +15,20 @@ import type { SecretBox } from '#crypto/secret-box.js';
 import type { WebhookAttempts } from './webhook-attempts.js';
 import { generateWebhookKeys, newSealedWebhookSecret, openWebhookSecret } from './webhook-keys.js';
 import { refusedUrlHost } from '#net/address-policy.js';
+import type { DecisionEndpointInput } from '#domain/webhooks/decision-endpoints.js';
 
+/** Sets the webhook endpoint, and the decision endpoints with it in one change when given. */
 export class ConfigureWebhooksCommand {
   constructor(
     readonly webhookEndpoint: string | null,
+    readonly actor: Actor,
+    readonly decisionEndpoints?: DecisionEndpointInput[],
+  ) {}
+}
+/** Replaces the platform's decision endpoints ([] removes them). */
+export class ConfigureDecisionEndpointsCommand {
+  constructor(
+    readonly decisionEndpoints: DecisionEndpointInput[],
     readonly actor: Actor,
   ) {}
 }
@@ -55,6 +65,42 @@ abstract class WebhookKeysHandler {
     @Inject(SECRET_BOX) protected readonly box: SecretBox,
     @Inject(APP_CONFIG) protected readonly config: AppConfig,
   ) {}
+
+  /** What a change of endpoints is decided with: the platform's kind, the address policy, keys if none exist yet. */
+  protected async endpointRules(platformId: string) {
+    const { state: platform } = await this.ctx.runner.load(streams.platform(platformId), platformDecider);
+    return {
+      platformId,
+      sandbox: Boolean(platform.sandbox),
+      hosts: { refuses: (url: URL) => refusedUrlHost(url, this.config.webhookAllowedHosts) !== undefined },
+      now: (await this.ctx.now(platformId)).toISOString(),
+    };
+  }
+}
+
+/**
+ * Sets the decision endpoints, signed with the webhooks' material: the first configuration generates it (no webhook
+ * endpoint needs to be set).
+ */
+@CommandHandler(ConfigureDecisionEndpointsCommand)
+export class ConfigureDecisionEndpointsHandler
+  extends WebhookKeysHandler
+  implements ICommandHandler<ConfigureDecisionEndpointsCommand, void>
+{
+  async execute({ decisionEndpoints, actor }: ConfigureDecisionEndpointsCommand) {
+    const rules = await this.endpointRules(actor.platformId);
+    await this.ctx.runner.run(
+      streams.webhooks(actor.platformId),
+      webhookConfigDecider,
+      (state) => ({
+        type: 'SetDecisionEndpoints' as const,
+        ...rules,
+        decisionEndpoints,
+        ...(state.keys ? {} : { newKeys: generateWebhookKeys(this.box, actor.platformId) }),
+      }),
+      { metadata: { ...actor } },
+    );
+  }
 }
 
 /** Sets (or with null clears) the endpoint; the first configuration generates the signing material. */
@@ -63,20 +109,17 @@ export class ConfigureWebhooksHandler
   extends WebhookKeysHandler
   implements ICommandHandler<ConfigureWebhooksCommand, void>
 {
-  async execute({ webhookEndpoint, actor }: ConfigureWebhooksCommand) {
-    const { state: platform } = await this.ctx.runner.load(streams.platform(actor.platformId), platformDecider);
-    const now = (await this.ctx.now(actor.platformId)).toISOString();
+  async execute({ webhookEndpoint, actor, decisionEndpoints }: ConfigureWebhooksCommand) {
+    const rules = await this.endpointRules(actor.platformId);
     await this.ctx.runner.run(
       streams.webhooks(actor.platformId),
       webhookConfigDecider,
       (state) => ({
         type: 'SetWebhookEndpoint' as const,
-        platformId: actor.platformId,
+        ...rules,
         webhookEndpoint,
-        sandbox: Boolean(platform.sandbox),
-        hosts: { refuses: (url: URL) => refusedUrlHost(url, this.config.webhookAllowedHosts) !== undefined },
+        ...(decisionEndpoints ? { decisionEndpoints } : {}),
         ...(state.keys ? {} : { newKeys: generateWebhookKeys(this.box, actor.platformId) }),
-        now,
       }),
       { metadata: { ...actor } },
     );
@@ -222,6 +265,7 @@ export class RedeliverWebhookHandler implements ICommandHandler<RedeliverWebhook
 
 export const webhookHandlers = [
   ConfigureWebhooksHandler,
+  ConfigureDecisionEndpointsHandler,
   RotateWebhookSecretHandler,
   SendTestWebhookHandler,
   RedeliverWebhookHandler,

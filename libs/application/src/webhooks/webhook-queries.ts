@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { streams } from '#domain/ids.js';
 import { webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
+import type { DecisionEndpoint } from '#domain/webhooks/decision-endpoints.js';
 import { Collections } from '#read-models/projections/collections.js';
 import {
   toWebhookDelivery,
@@ -19,6 +20,8 @@ export interface PlatformConfigResource {
   webhookSigningPublicKey: string | null;
   /** Absent when the caller may not see it. */
   webhookSecret?: string | null;
+  /** Where the platform decides card authorizations and agent actions ([] while none is registered). */
+  decisionEndpoints: DecisionEndpoint[];
   createdAt: string;
   updatedAt: string;
 }
@@ -43,6 +46,7 @@ export class WebhookQueries {
         webhookEndpoint: null,
         webhookSigningPublicKey: null,
         ...(withSecret ? { webhookSecret: null } : {}),
+        decisionEndpoints: [],
         createdAt: at,
         updatedAt: at,
       };
@@ -51,6 +55,7 @@ export class WebhookQueries {
       webhookEndpoint: state.webhookEndpoint,
       webhookSigningPublicKey: state.keys.publicKeyPem,
       ...(withSecret ? { webhookSecret: openWebhookSecret(this.box, platformId, state.keys) } : {}),
+      decisionEndpoints: state.decisionEndpoints ?? [],
       createdAt: state.createdAt,
       updatedAt: state.updatedAt,
     };

@@ -128,6 +128,16 @@ export interface Reservation {
   month: string;
 }
 
+/** Who decided an action that needed approval, when the platform's decision endpoint was asked. */
+export interface AgentActionDecision {
+  decidedBy: 'PLATFORM' | 'DEFAULT';
+  /** Milliseconds the endpoint was waited for, on the service's monotonic clock. */
+  elapsedMs: number;
+  reason?: string;
+  /** Why the platform's default decided: TIMEOUT, CONNECTION_ERROR, BAD_STATUS or MALFORMED_ANSWER. */
+  fallback?: string;
+}
+
 export interface AgentActionSnapshot {
   id: string;
   agentId: string;
@@ -142,6 +152,8 @@ export interface AgentActionSnapshot {
   /** The Transaction resource once execution began. */
   transaction?: Record<string, unknown>;
   rejectionReason?: string;
+  /** Set when the platform's decision endpoint (or its default) approved or rejected it; absent: a person did. */
+  decision?: AgentActionDecision;
   /** Why execution failed (FAILED only). */
   failureReason?: string;
   createdAt: string;
@@ -210,8 +222,8 @@ export type AgentCommand =
   /** Evaluates the policy: refused (403), pending approval, or reserved for execution. */
   | { type: 'RequestAction'; request: ActionRequest; now: string }
   /** The platform approves: evaluated again against the latest policy; reserved, or FAILED with the reason. */
-  | { type: 'ApproveAction'; actionId: string; now: string; failure?: string }
-  | { type: 'RejectAction'; actionId: string; reason?: string; now: string }
+  | { type: 'ApproveAction'; actionId: string; now: string; failure?: string; decision?: AgentActionDecision }
+  | { type: 'RejectAction'; actionId: string; reason?: string; now: string; decision?: AgentActionDecision }
   /** The money moved (or started moving): usage counts the spend. */
   | { type: 'CompleteAction'; actionId: string; transaction: Record<string, unknown>; now: string }
   /** Execution failed: the reservation is released. */

@@ -97,7 +97,8 @@ function decide(cmd: AgentCommand, given: AgentState): AgentEvent[] {
       const action = requireAction(state, cmd.actionId);
       if (action.status !== 'PENDING_APPROVAL') throw notPending(action);
       const reason = cmd.reason !== undefined ? { rejectionReason: cmd.reason } : {};
-      const rejected: AgentActionSnapshot = { ...action, status: 'REJECTED', ...reason, updatedAt: cmd.now };
+      const by = cmd.decision ? { decision: cmd.decision } : {};
+      const rejected: AgentActionSnapshot = { ...action, status: 'REJECTED', ...reason, ...by, updatedAt: cmd.now };
       return [{ type: 'AgentActionRejected', data: { ...base, action: rejected } }];
     }
     case 'CompleteAction': {
@@ -184,16 +185,17 @@ function decideRequest(cmd: Of<'RequestAction'>, state: ExistingAgent, agent: Ag
 function decideApprove(cmd: Of<'ApproveAction'>, state: ExistingAgent, agent: AgentSnapshot, base: Base): AgentEvent[] {
   const action = requireAction(state, cmd.actionId);
   if (action.status !== 'PENDING_APPROVAL') throw notPending(action);
-  if (cmd.failure) return [failed(base, action, cmd.failure, cmd.now)];
+  const decided = cmd.decision ? { ...action, decision: cmd.decision } : action;
+  if (cmd.failure) return [failed(base, decided, cmd.failure, cmd.now)];
   let amount: bigint;
   try {
     amount = evaluateSpend(state, action.spend, cmd.now, { approving: true }).amount;
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     const code = error.code === 'VELOCITY_LIMIT_EXCEEDED' ? error.code : 'FORBIDDEN';
-    return [failed(base, action, `${code}: ${error.message}`, cmd.now)];
+    return [failed(base, decided, `${code}: ${error.message}`, cmd.now)];
   }
-  const approved: AgentActionSnapshot = { ...action, status: 'APPROVED', updatedAt: cmd.now };
+  const approved: AgentActionSnapshot = { ...decided, status: 'APPROVED', updatedAt: cmd.now };
   const reserved = reservation(agent, amount, cmd.now);
   return [{ type: 'AgentSpendReserved', data: { ...base, action: approved, reservation: reserved } }];
 }

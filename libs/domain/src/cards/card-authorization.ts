@@ -61,6 +61,7 @@ export function declined(a: DeclinedAuthorization): DomainError {
     reason: a.declineReason,
     declineReason: a.declineReason,
     authorizationId: a.id,
+    ...(a.decision ? { decision: a.decision } : {}),
   });
 }
 
@@ -194,17 +195,35 @@ function authorizationOutcome(
     };
   if (card.state === 'CLOSED') return { declineReason: 'CARD_CLOSED' };
   if (card.state === 'PENDING_KYC' || card.state === 'PENDING_ISSUE') return { declineReason: 'CARD_NOT_ACTIVE' };
-  const declineReason = spending();
+  // An outcome taken outside the rules (the stand-in's, or the network's in an advice) is recorded as taken.
+  const declineReason = cmd.decision?.decidedBy === 'STAND_IN' ? undefined : spending();
   return declineReason ? { declineReason } : { hold: cmd.hold };
 }
+
+/** What a card processor's message adds to the record: the network's id, the entry mode, who decided. */
+const processorFields = ({ networkTransactionId, entryMode, decision }: CommandOf<'RecordAuthorization'>) => ({
+  ...(networkTransactionId !== undefined ? { networkTransactionId } : {}),
+  ...(entryMode !== undefined ? { entryMode } : {}),
+  ...(decision !== undefined ? { decision } : {}),
+});
 
 function decideRecordAuthorization(cmd: CommandOf<'RecordAuthorization'>, state: ExistingCard): CardEvent[] {
   if (state.authorizations.has(cmd.authorizationId)) return [];
   if (cmd.amount <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
   const { card } = state;
   const outcome = authorizationOutcome(cmd, state);
-  const head = { id: cmd.authorizationId, cardId: card.id, customerId: card.customerId };
-  const money = { amount: cmd.amount.toString(), currency: cmd.currency, merchant: cmd.merchant };
+  const head = {
+    id: cmd.authorizationId,
+    cardId: card.id,
+    customerId: card.customerId,
+    ...(cmd.requestedAmount !== undefined ? { requestedAmount: cmd.requestedAmount.toString() } : {}),
+  };
+  const money = {
+    amount: cmd.amount.toString(),
+    currency: cmd.currency,
+    merchant: cmd.merchant,
+    ...processorFields(cmd),
+  };
   const tail = (result: AuthorizationActivity['result'], declineReason?: DeclineReason) => ({
     clearedAmount: '0',
     returnedAmount: '0',
@@ -310,6 +329,8 @@ function decideRecordClearing(cmd: CommandOf<'RecordClearing'>, state: ExistingC
 }
 
 function decideReturn(cmd: CommandOf<'RecordReturn'>, state: ExistingCard): CardEvent[] {
+  // A refund whose ledger transfer (an id derived from the processor's message) is recorded already: done.
+  if (state.authorizations.get(cmd.authorizationId)?.transferIds.includes(cmd.transferId)) return [];
   const plan = returnPlan(state, cmd.authorizationId, cmd.amount);
   const a = plan.authorization;
   const returned: ApprovedAuthorization = {

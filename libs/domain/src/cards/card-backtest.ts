@@ -48,8 +48,8 @@ export interface BacktestChange {
   actual: Decision;
   draft: Decision;
   /**
-   * Declined by the spending controls in force, approved by the draft: the funds were never tried, so the approval
-   * assumes they were there.
+   * Declined by the spending controls in force, approved by the draft: the platform's decision endpoint and the funds
+   * were never tried, so the approval assumes they would have approved.
    */
   fundsAssumed?: boolean;
 }
@@ -69,9 +69,10 @@ const decisionOf = (a: CardAuthorizationRecord): Decision =>
 
 /**
  * What the draft decides of an authorization the card recorded, on the card's state then: a decline by the card's
- * state or currency stands (checked before the controls); then the draft's controls, with what the card spent under
- * the draft's own decisions (the same function the card decider calls); then the funds as the history found them
- * (declined INSUFFICIENT_FUNDS stays so; approved had them).
+ * state or currency stands (checked before the controls), as does an outcome taken outside the rules (stand-in);
+ * then the draft's controls, with what the card spent under the draft's own decisions (the same function the card
+ * decider calls); then the platform's decision and the funds as the history found them (PLATFORM_DECLINED and
+ * INSUFFICIENT_FUNDS stay so; an approval had them).
  */
 export function redecide(
   a: CardAuthorizationRecord,
@@ -79,15 +80,16 @@ export function redecide(
   draftUsage: SpendUsage | undefined,
 ): Decision & { fundsAssumed?: boolean } {
   const actual = decisionOf(a);
-  const cardLevel = actual.declineReason !== null && actual.declineReason !== 'INSUFFICIENT_FUNDS';
-  if (cardLevel && !isSpendingDecline(actual.declineReason)) return actual;
-  const reason = spendingDecline(draft, draftUsage, {
-    amount: BigInt(a.amount),
-    merchant: a.merchant,
-    at: a.createdAt,
-  });
+  // An outcome taken outside the rules (the stand-in's, or the network's in an advice) stands.
+  if (a.decision?.decidedBy === 'STAND_IN') return actual;
+  const { declineReason } = actual;
+  const after = declineReason === 'INSUFFICIENT_FUNDS' || declineReason === 'PLATFORM_DECLINED';
+  if (declineReason !== null && !after && !isSpendingDecline(declineReason)) return actual;
+  const request = { amount: BigInt(a.amount), merchant: a.merchant, at: a.createdAt };
+  const reason = spendingDecline(draft, draftUsage, request);
   if (reason) return { outcome: 'DECLINED', declineReason: reason };
-  if (actual.declineReason === 'INSUFFICIENT_FUNDS') return actual;
+  // What came after the controls (the platform's decision, the funds) is taken as the history found it.
+  if (after) return actual;
   return { outcome: 'APPROVED', declineReason: null, ...(actual.outcome === 'DECLINED' ? { fundsAssumed: true } : {}) };
 }
 

@@ -66,6 +66,7 @@ function opened(a: ApprovedAuthorization): CardTransactionState {
     exception: false,
     released: false,
     authorizedAt: a.createdAt,
+    ...(a.decision ? { decision: a.decision } : {}),
     updatedAt: a.createdAt,
   };
 }
@@ -181,6 +182,7 @@ export function toCardTransaction(t: CardTransactionState): Record<string, unkno
     settlementSummary: summary(t.settlements),
     authorizedAt: t.authorizedAt,
     ...(t.lastEventAt ? { lastEventAt: t.lastEventAt } : {}),
+    ...(t.decision ? { decision: t.decision } : {}),
     createdAt: t.authorizedAt,
     updatedAt: t.updatedAt,
   };
@@ -223,6 +225,7 @@ export function decodeCardTransaction(doc: Record<string, unknown>): CardTransac
     released: d.released ?? false,
     authorizedAt: d.authorizedAt,
     ...(d.lastEventAt ? { lastEventAt: d.lastEventAt } : {}),
+    ...(d.decision ? { decision: d.decision } : {}),
     updatedAt: d.updatedAt,
   };
 }

@@ -3,6 +3,7 @@ import type { Unset } from '../decider.js';
 import type { InternalAccountRecord, KycStatus } from '../customers/customer.js';
 import type { CardBrand } from './card-issuer.js';
 import type { SpendingControls, SpendingDeclineReason, SpendUsage } from './card-spending.js';
+import type { AuthorizationDecision } from './card-decision.js';
 
 /**
  * A card: its lifecycle state, its ordered funding sources (the holder's internal accounts) and
@@ -40,7 +41,9 @@ export interface CardSnapshot {
 /** What the card needs to know about the holder's accounts, read from the customer stream. */
 export type HolderAccount = Pick<InternalAccountRecord, 'id' | 'type' | 'currency' | 'status'>;
 
-export type ReversalReason = 'CARD_CLOSED' | 'EXPIRED' | 'PULL_FAILED';
+export type ReversalReason = 'CARD_CLOSED' | 'EXPIRED' | 'PULL_FAILED' | ProcessorReversalReason;
+/** The card processor reported the authorization reversed (the merchant cancelled it). */
+export type ProcessorReversalReason = 'NETWORK_REVERSAL';
 export type AuthorizationStatus = 'APPROVED' | 'DECLINED' | 'CLEARED' | 'REVERSED';
 export type DeclineReason =
   | 'CARD_PAUSED'
@@ -48,7 +51,26 @@ export type DeclineReason =
   | 'CARD_NOT_ACTIVE'
   | 'CURRENCY_MISMATCH'
   | 'INSUFFICIENT_FUNDS'
-  | SpendingDeclineReason;
+  | SpendingDeclineReason
+  | 'PLATFORM_DECLINED'
+  | StandInDeclineReason;
+/**
+ * Declines no rule of the service decided: its own stand-in answer when it could not decide within the processor's
+ * deadline (STAND_IN), or the network's decline in stand-in, reported by an advice (NETWORK_DECLINED).
+ */
+export type StandInDeclineReason = 'STAND_IN' | 'NETWORK_DECLINED';
+
+/** How the card was presented, as card processors report it. */
+export const ENTRY_MODES = [
+  'CHIP',
+  'CONTACTLESS',
+  'ECOMMERCE',
+  'MAGSTRIPE',
+  'MANUAL',
+  'CREDENTIAL_ON_FILE',
+  'UNKNOWN',
+] as const;
+export type EntryMode = (typeof ENTRY_MODES)[number];
 
 export interface Merchant {
   descriptor: string;
@@ -88,8 +110,16 @@ interface AuthorizationFields {
   returnedAmount: string;
   latePresentment: boolean;
   activity: AuthorizationActivity[];
+  /** Who decided the authorization and how long it took (absent on authorizations recorded before this was kept). */
+  decision?: AuthorizationDecision;
+  /** The amount the network asked for, when the platform approved less (a partial approval: `amount` is held). */
+  requestedAmount?: string;
   createdAt: string;
   updatedAt: string;
+  /** The network's id of the authorization, when a card processor sent it. */
+  networkTransactionId?: string;
+  /** How the card was presented, when a card processor reported it. */
+  entryMode?: EntryMode;
 }
 
 /** An authorization that placed a hold: it opened a card transaction (cleared or reversed since, maybe). */
@@ -140,6 +170,8 @@ export interface CardTransactionState {
   released: boolean;
   authorizedAt: string;
   lastEventAt?: string;
+  /** Who approved the authorization (see AuthorizationDecision). */
+  decision?: AuthorizationDecision;
   updatedAt: string;
 }
 
@@ -243,7 +275,12 @@ export type CardAuthorizationCommand =
       declineReason?: DeclineReason;
       /** The platform's `cardSpendingControls`: they apply when the card has none of its own. */
       defaultSpendingControls?: SpendingControls | null;
+      decision?: AuthorizationDecision;
+      /** A partial approval: what was asked for (`amount` is what the platform approved). */
+      requestedAmount?: bigint;
       now: string;
+      networkTransactionId?: string;
+      entryMode?: EntryMode;
     }
   /** Reserves a clearing before its ledger legs are posted (see ClearingIntent). */
   | { type: 'StartClearing'; authorizationId: string; amount: bigint; latePresentment: boolean; now: string }
@@ -266,7 +303,12 @@ export type CardAuthorizationCommand =
     }
   | { type: 'RecordReturn'; authorizationId: string; amount: bigint; transferId: string; now: string }
   /** An authorization still holding funds when its validity ends is reversed (the caller voids the hold). */
-  | { type: 'ExpireAuthorization'; authorizationId: string; reason?: 'EXPIRED' | 'PULL_FAILED'; now: string };
+  | {
+      type: 'ExpireAuthorization';
+      authorizationId: string;
+      reason?: 'EXPIRED' | 'PULL_FAILED' | ProcessorReversalReason;
+      now: string;
+    };
 
 export type CardCommand =
   | {

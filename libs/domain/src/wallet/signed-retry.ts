@@ -1,13 +1,21 @@
 import { canonicalJson } from '../canonical-json.js';
-import { DomainError } from '../errors.js';
+import { DomainError, conflict } from '../errors.js';
+import type { SignedRetryProof, WalletAuthCommand } from './wallet-auth-commands.js';
 import {
+  amend,
   isAuthMethodActive,
   isSessionActive,
+  prune,
+  requireFuture,
+  scopeOf,
   sessionByPublicKey,
+  type AuthMethodType,
+  type Provisioned,
   type SessionRecord,
   type SignedChange,
   type SignedRetryChallengeRecord,
   type SignedRetryIntent,
+  type WalletAuthEvent,
   type WalletAuthState,
 } from './wallet-auth-state.js';
 
@@ -43,6 +51,8 @@ export function parsePayloadToSign(payloadToSign: string): SignedPayloadFields {
   return parsed;
 }
 
+export type { SignedRetryProof };
+
 const bodyMismatch = (reason: string) =>
   new DomainError(
     'unauthorized',
@@ -69,22 +79,6 @@ export function assertRetryBodyMatches(payloadToSign: string, retryBody: unknown
     if (inSigned && canonicalJson(signed[key]) !== canonicalJson(retried[key]))
       throw bodyMismatch(`body field ${key} differs from the signed payload`);
   }
-}
-
-/**
- * Step 2 of a signed retry, as the edge hands it to the wallet: the stamp has already been
- * verified over the stored payloadToSign of `requestId`, so `stampPublicKey` is the key that
- * really signed. What remains is deciding whether that key and that challenge authorize this
- * very request.
- */
-export interface SignedRetryProof {
-  requestId: string;
-  /** Lowercase compressed P-256 hex from the verified stamp. */
-  stampPublicKey: string;
-  method: string;
-  path: string;
-  /** The retried request body exactly as received. */
-  body: unknown;
 }
 
 export const unauthorized = (reason: string, code = 'UNAUTHORIZED') =>
@@ -174,4 +168,105 @@ export function requireActiveSigningSession(state: WalletAuthState, stampPublicK
     throw new DomainError('unauthorized', 'WALLET_SIGNATURE_INVALID', 'wallet authentication failed', {
       reason: 'the signing key is not an active session of the source wallet',
     });
+}
+
+type CommandOf<T extends WalletAuthCommand['type']> = Extract<WalletAuthCommand, { type: T }>;
+type EventOf<T extends WalletAuthEvent['type']> = Extract<WalletAuthEvent, { type: T }>;
+
+export function consumed(
+  scope: { accountId: string; platformId: string },
+  requestId: string,
+  sessionId: string,
+  now: string,
+  authorizes?: SignedChange,
+): WalletAuthEvent {
+  const data = { ...scope, requestId, sessionId, consumedAt: now, ...(authorizes ? { authorizes } : {}) };
+  return { type: 'SignedRetryConsumed', data };
+}
+
+/**
+ * Authorizes a command's signed retry for `expected` (see authorizeSignedRetry): the session that signed it, and
+ * the SignedRetryConsumed event that goes first among the command's events.
+ */
+export function consumeSignedRetry(
+  state: WalletAuthState,
+  scope: { accountId: string; platformId: string },
+  cmd: { signedRetry?: Parameters<typeof authorizeSignedRetry>[1]; now: string },
+  expected: Parameters<typeof authorizeSignedRetry>[2],
+): { session: SessionRecord; consumption: WalletAuthEvent } {
+  const { challenge, session } = authorizeSignedRetry(state, cmd.signedRetry, expected, cmd.now);
+  return { session, consumption: consumed(scope, challenge.requestId, session.id, cmd.now) };
+}
+
+/**
+ * Step 1 issues the challenge (its `payloadToSign` built here, after the checks `preconditions` makes for the intent);
+ * step 2 consumes it for a change in another stream.
+ */
+export function decideSignedRetry(
+  cmd: CommandOf<'IssueSignedRetryChallenge' | 'ConsumeSignedRetry'>,
+  state: Provisioned,
+  preconditions: (state: Provisioned, cmd: CommandOf<'IssueSignedRetryChallenge'>) => AuthMethodType | undefined,
+): WalletAuthEvent[] {
+  const scope = scopeOf(state);
+  if (cmd.type === 'ConsumeSignedRetry') {
+    const expected = { intent: 'EXTERNAL' as const, targetId: cmd.targetId, authorizes: cmd.authorizes };
+    const { challenge, session, resumed } = authorizeSignedRetry(state, cmd.signedRetry, expected, cmd.now);
+    return resumed ? [] : [consumed(scope, challenge.requestId, session.id, cmd.now, cmd.authorizes)];
+  }
+  requireFuture(cmd.expiresAt, cmd.now);
+  if (state.signedRetries.has(cmd.requestId)) throw conflict('CONFLICT', `request ${cmd.requestId} already exists`);
+  const authMethodType = preconditions(state, cmd);
+  const operation = operationOf(cmd.method, cmd.path);
+  const payloadToSign = buildPayloadToSign({
+    operation,
+    targetId: cmd.targetId,
+    accountId: state.accountId,
+    requestId: cmd.requestId,
+    expiresAt: cmd.expiresAt,
+    body: cmd.body,
+  });
+  return [
+    {
+      type: 'SignedRetryChallengeIssued',
+      data: {
+        ...scope,
+        requestId: cmd.requestId,
+        intent: cmd.intent,
+        operation,
+        targetId: cmd.targetId,
+        payloadToSign,
+        ...(authMethodType ? { authMethodType } : {}),
+        issuedAt: cmd.now,
+        expiresAt: cmd.expiresAt,
+      },
+    },
+  ];
+}
+
+export function evolveSignedRetries(
+  state: WalletAuthState,
+  event: EventOf<'SignedRetryChallengeIssued' | 'SignedRetryConsumed'>,
+): WalletAuthState {
+  if (event.type === 'SignedRetryConsumed') {
+    const { requestId, consumedAt, sessionId, authorizes } = event.data;
+    amend(state.signedRetries, requestId, {
+      consumedAt,
+      consumedBy: sessionId,
+      ...(authorizes ? { authorizes } : {}),
+    });
+    return state;
+  }
+  const d = event.data;
+  prune(state, d.issuedAt);
+  state.signedRetries.set(d.requestId, {
+    requestId: d.requestId,
+    intent: d.intent,
+    operation: d.operation,
+    targetId: d.targetId,
+    payloadToSign: d.payloadToSign,
+    issuedAt: d.issuedAt,
+    expiresAt: d.expiresAt,
+    ...(d.authMethodType ? { type: d.authMethodType } : {}),
+  });
+  return state;
 }

@@ -1,4 +1,3 @@
-import { type SignedRetryProof } from './signed-retry.js';
 import {
   type AuthMethodType,
   type OAuthIdentity,
@@ -6,6 +5,22 @@ import {
   type SignedChange,
   type SignedRetryIntent,
 } from './wallet-auth-state.js';
+
+/**
+ * Step 2 of a signed retry, as the edge hands it to the wallet: the stamp has already been
+ * verified over the stored payloadToSign of `requestId`, so `stampPublicKey` is the key that
+ * really signed. What remains is deciding whether that key and that challenge authorize this
+ * very request.
+ */
+export interface SignedRetryProof {
+  requestId: string;
+  /** Lowercase compressed P-256 hex from the verified stamp. */
+  stampPublicKey: string;
+  method: string;
+  path: string;
+  /** The retried request body exactly as received. */
+  body: unknown;
+}
 
 export type NewAuthMethod =
   | { type: 'EMAIL_OTP'; email: string }

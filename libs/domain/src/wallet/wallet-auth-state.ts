@@ -1,4 +1,5 @@
 import type { Unset } from '../decider.js';
+import { invalid, notFound } from '../errors.js';
 
 /**
  * Auth state of one EMBEDDED_WALLET internal account (stream `wallet-<account uuid>`): its credentials, sessions,
@@ -203,7 +204,7 @@ export const initialWalletAuthState = (): WalletAuthState => ({
   privateEnabled: false,
 });
 
-const ms = (iso: string) => Date.parse(iso);
+export const ms = (iso: string) => Date.parse(iso);
 
 export function isAuthMethodActive(m: AuthMethodRecord | undefined): m is AuthMethodRecord {
   return m !== undefined && m.revokedAt === undefined;
@@ -237,3 +238,84 @@ export function sessionByPublicKey(state: WalletAuthState, publicKey: string): S
  * more prunes, and the look costs each prune a few µs on average however many challenges a busy wallet holds.
  */
 export const CHALLENGE_SWEEP_EVERY = 1024;
+
+/** The state's scope, as every event of the wallet carries it. */
+export const scopeOf = (state: Provisioned) => ({ accountId: state.accountId, platformId: state.platformId });
+
+export type Provisioned = ProvisionedWalletState;
+
+/** The wallet, provisioned, or its account is not found. */
+export function requireProvisioned(state: WalletAuthState): Provisioned {
+  if (!state.provisioned) throw notFound('INTERNAL_ACCOUNT', state.accountId ?? 'unknown');
+  return state;
+}
+
+export function requireAuthMethod(state: WalletAuthState, id: string): AuthMethodRecord {
+  const m = state.authMethods.get(id);
+  if (!isAuthMethodActive(m)) throw notFound('AUTH_METHOD', id);
+  return m;
+}
+
+/** The active credential `id`, which must be of `type` (an OTP or passkey step names its own kind). */
+export function requireAuthMethodOfType(
+  state: WalletAuthState,
+  id: string,
+  type: 'EMAIL_OTP' | 'PASSKEY',
+): AuthMethodRecord {
+  const method = requireAuthMethod(state, id);
+  const article = type === 'EMAIL_OTP' ? 'an' : 'a';
+  if (method.type !== type)
+    throw invalid('INVALID_INPUT', `credential ${method.id} is not ${article} ${type} credential`);
+  return method;
+}
+
+export function requireSession(state: WalletAuthState, id: string): SessionRecord {
+  const s = state.sessions.get(id);
+  if (!s) throw notFound('SESSION', id);
+  return s;
+}
+
+export function requireFuture(expiresAt: string, now: string, field = 'expiresAt'): void {
+  if (!(ms(expiresAt) > ms(now))) throw invalid('INVALID_INPUT', `${field} must be later than now`, field);
+}
+
+/** Ended sessions are dropped from the state this long after they ended. */
+const ENDED_SESSION_RETENTION_MS = 24 * 3600 * 1000;
+/** Expired challenges are kept this long, so a late retry hears CHALLENGE_EXPIRED rather than "unknown". */
+const EXPIRED_CHALLENGE_RETENTION_MS = 24 * 3600 * 1000;
+
+/** Changes the entry `id` of `entries` where the state still has it (pruning forgets old ones). */
+export function amend<T extends object>(entries: Map<string, T>, id: string, changes: Partial<T>): void {
+  const entry = entries.get(id);
+  if (entry) Object.assign(entry, changes);
+}
+
+const expiredFor = (c: { expiresAt: string }, now: number) => ms(c.expiresAt) + EXPIRED_CHALLENGE_RETENTION_MS <= now;
+
+/**
+ * Drops the challenges of `challenges` (a map in the order they were issued) that expired more than the retention ago.
+ * Each kind of challenge has one lifetime and a platform's clock only moves forward, so they expire in the order they
+ * were issued: a prune drops the oldest up to the first one that is kept, looking at the few it drops and one more
+ * rather than at every challenge held (a wallet signing once a second holds about 86,000 within the retention); a
+ * sweep looks at all of them.
+ */
+function pruneExpired(challenges: Map<string, { expiresAt: string }>, now: number, sweep: boolean): void {
+  for (const [id, c] of challenges) {
+    if (expiredFor(c, now)) challenges.delete(id);
+    else if (!sweep) return;
+  }
+}
+
+/** Old, ended entries no longer change any decision; pruning keeps the folded state small. */
+export function prune(state: WalletAuthState, at: string): void {
+  const now = ms(at);
+  const prunes = (state.prunesSinceSweep ?? 0) + 1;
+  const sweep = prunes >= CHALLENGE_SWEEP_EVERY;
+  state.prunesSinceSweep = sweep ? 0 : prunes;
+  pruneExpired(state.signedRetries, now, sweep);
+  pruneExpired(state.passkeyChallenges, now, sweep);
+  for (const [id, s] of state.sessions) {
+    const ended = Math.min(ms(s.expiresAt), s.revokedAt ? ms(s.revokedAt) : Infinity);
+    if (ended + ENDED_SESSION_RETENTION_MS <= now) state.sessions.delete(id);
+  }
+}

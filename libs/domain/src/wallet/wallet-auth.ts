@@ -1,44 +1,35 @@
 import { unreachable, type Decider } from '../decider.js';
 import { conflict, invalid } from '../errors.js';
+import { assertRequestUsable, consumeSignedRetry, decideSignedRetry, evolveSignedRetries } from './signed-retry.js';
 import {
-  assertRequestUsable,
-  authorizeSignedRetry,
-  buildPayloadToSign,
-  operationOf,
-  unauthorized,
-} from './signed-retry.js';
+  RateLimitedError,
+  addAuthMethodEvent,
+  assertCanAdd,
+  assertNotLast,
+  decideAddAuthMethod,
+  decideCredentials,
+  evolveCredentialChallenges,
+  evolveCredentials,
+} from './wallet-credentials.js';
+import { decideSessions, evolveSessions, requireSessionToRefresh, requireSessionToRevoke } from './wallet-sessions.js';
 import {
-  activeAuthMethods,
   initialWalletAuthState,
-  isSessionActive,
+  requireAuthMethod,
+  requireProvisioned,
+  scopeOf,
+  type AuthMethodType,
+  type Provisioned,
   type WalletAuthEvent,
   type WalletAuthState,
 } from './wallet-auth-state.js';
 import { walletAuthSnapshot } from './wallet-auth-snapshot.js';
-import { evolveWalletAuth } from './wallet-auth-evolve.js';
-
 import type { NewAuthMethod, SessionProof, WalletAuthCommand } from './wallet-auth-commands.js';
-import {
-  RateLimitedError,
-  UNCOMPRESSED_KEY,
-  requireProvisioned,
-  requireAuthMethod,
-  requireAuthMethodOfType,
-  consumeSignedRetry,
-  requireFuture,
-  assertCanAdd,
-  assertNotLast,
-  requireSessionToRefresh,
-  requireSessionToRevoke,
-  normalizedSessionKey,
-  challengePreconditions,
-  rateLimitOtp,
-  assertOtpNotLocked,
-  sessionProofEvents,
-  addAuthMethodEvent,
-  consumed,
-  type Provisioned,
-} from './wallet-auth-rules.js';
+
+/**
+ * The embedded wallet's decider (stream `wallet-<account uuid>`): provisioning and settings here; credentials in
+ * `wallet-credentials.ts`, sessions in `wallet-sessions.ts`, signed retries in `signed-retry.ts`, each decided and
+ * folded there; the state and its lookups in `wallet-auth-state.ts`.
+ */
 
 export type { NewAuthMethod, SessionProof, WalletAuthCommand };
 export { RateLimitedError };
@@ -62,7 +53,7 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
       return decideCredentials(cmd, requireProvisioned(state));
     case 'IssueSignedRetryChallenge':
     case 'ConsumeSignedRetry':
-      return decideSignedRetry(cmd, requireProvisioned(state));
+      return decideSignedRetry(cmd, requireProvisioned(state), challengePreconditions);
     case 'IssueSession':
     case 'RefreshSession':
     case 'RevokeSession':
@@ -73,8 +64,6 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
 }
 
 type CommandOf<T extends WalletAuthCommand['type']> = Extract<WalletAuthCommand, { type: T }>;
-
-const scopeOf = (state: Provisioned) => ({ accountId: state.accountId, platformId: state.platformId });
 
 function decideProvision(cmd: CommandOf<'ProvisionWallet'>, state: WalletAuthState): WalletAuthEvent[] {
   if (state.provisioned)
@@ -92,25 +81,6 @@ function decideProvision(cmd: CommandOf<'ProvisionWallet'>, state: WalletAuthSta
       addAuthMethodEvent(scope, cmd.emailOtp.authMethodId, { type: 'EMAIL_OTP', email: cmd.emailOtp.email }, cmd.now),
     );
   return events;
-}
-
-/** A credential may be added before the wallet is provisioned (it is then, with it); once it has one, signed. */
-function decideAddAuthMethod(cmd: CommandOf<'AddAuthMethod'>, state: WalletAuthState): WalletAuthEvent[] {
-  const scope = { accountId: state.accountId ?? cmd.accountId, platformId: state.platformId ?? cmd.platformId };
-  if (state.authMethods.has(cmd.authMethodId))
-    throw conflict('CONFLICT', `auth method ${cmd.authMethodId} already exists`);
-  const events: WalletAuthEvent[] = state.provisioned
-    ? []
-    : [{ type: 'WalletProvisioned', data: { ...scope, provisionedAt: cmd.now } }];
-  if (activeAuthMethods(state).length > 0) {
-    const { consumption } = consumeSignedRetry(state, scope, cmd, {
-      intent: 'ADD_AUTH_METHOD',
-      targetId: scope.accountId,
-    });
-    events.push(consumption);
-  }
-  assertCanAdd(state, cmd.authMethod);
-  return [...events, addAuthMethodEvent(scope, cmd.authMethodId, cmd.authMethod, cmd.now)];
 }
 
 function decideWalletSettings(
@@ -140,156 +110,72 @@ function decideWalletSettings(
   ];
 }
 
-function decideCredentials(
-  cmd: CommandOf<
-    'UpdateEmailOtpAddress' | 'RevokeAuthMethod' | 'RecordOtpChallenge' | 'RecordOtpFailure' | 'IssuePasskeyChallenge'
-  >,
+/** Step-1 checks per intent, the same ones step 2 repeats; returns the `type` of the 202 body. */
+function challengePreconditions(
   state: Provisioned,
-): WalletAuthEvent[] {
-  const scope = scopeOf(state);
-  switch (cmd.type) {
-    case 'UpdateEmailOtpAddress': {
-      const m = activeAuthMethods(state).find((a) => a.type === 'EMAIL_OTP');
-      if (!m || m.nickname === cmd.email) return [];
-      const data = { ...scope, authMethodId: m.id, nickname: cmd.email, updatedAt: cmd.now };
-      return [{ type: 'AuthMethodUpdated', data }];
+  cmd: Extract<WalletAuthCommand, { type: 'IssueSignedRetryChallenge' }>,
+): AuthMethodType | undefined {
+  switch (cmd.intent) {
+    case 'ADD_AUTH_METHOD':
+      if (cmd.targetId !== state.accountId)
+        throw invalid('INVALID_INPUT', 'a credential is added to the account itself', 'accountId');
+      if (!cmd.authMethodType) throw invalid('INVALID_INPUT', 'the credential type is required', 'type');
+      if (cmd.authMethod) assertCanAdd(state, cmd.authMethod);
+      return cmd.authMethodType;
+    case 'REVOKE_AUTH_METHOD': {
+      const target = requireAuthMethod(state, cmd.targetId);
+      assertNotLast(state, target);
+      return target.type;
     }
-    case 'RevokeAuthMethod':
-      return decideRevokeAuthMethod(cmd, state);
-    case 'RecordOtpChallenge': {
-      const method = requireAuthMethodOfType(state, cmd.authMethodId, 'EMAIL_OTP');
-      rateLimitOtp(state, cmd.now);
-      return [{ type: 'OtpChallengeIssued', data: { ...scope, authMethodId: method.id, issuedAt: cmd.now } }];
-    }
-    case 'RecordOtpFailure': {
-      const method = requireAuthMethodOfType(state, cmd.authMethodId, 'EMAIL_OTP');
-      assertOtpNotLocked(state, method.id, cmd.now);
-      return [{ type: 'OtpVerificationFailed', data: { ...scope, authMethodId: method.id, failedAt: cmd.now } }];
-    }
-    case 'IssuePasskeyChallenge':
-      return decidePasskeyChallenge(cmd, state);
-    default:
-      return unreachable(cmd);
+    case 'REVOKE_SESSION':
+      return state.authMethods.get(requireSessionToRevoke(state, cmd.targetId, cmd.now).authMethodId)?.type;
+    case 'REFRESH_SESSION':
+      return state.authMethods.get(requireSessionToRefresh(state, cmd.targetId, cmd.now).authMethodId)?.type;
+    case 'EXTERNAL':
+      return cmd.authMethodType;
   }
 }
 
-function decideRevokeAuthMethod(cmd: CommandOf<'RevokeAuthMethod'>, state: Provisioned): WalletAuthEvent[] {
-  const scope = scopeOf(state);
-  const target = requireAuthMethod(state, cmd.authMethodId);
-  assertNotLast(state, target);
-  const { session, consumption } = consumeSignedRetry(state, scope, cmd, {
-    intent: 'REVOKE_AUTH_METHOD',
-    targetId: target.id,
-  });
-  if (session.authMethodId === target.id)
-    throw unauthorized('the stamp must come from a session of a different credential');
-  const endedSessions: WalletAuthEvent[] = [...state.sessions.values()]
-    .filter((s) => s.authMethodId === target.id && isSessionActive(s, cmd.now))
-    .map((s) => ({
-      type: 'SessionRevoked',
-      data: { ...scope, sessionId: s.id, revokedAt: cmd.now, cause: 'CREDENTIAL_REVOKED' },
-    }));
-  return [
-    consumption,
-    { type: 'AuthMethodRevoked', data: { ...scope, authMethodId: target.id, revokedAt: cmd.now } },
-    ...endedSessions,
-  ];
-}
-
-function decidePasskeyChallenge(cmd: CommandOf<'IssuePasskeyChallenge'>, state: Provisioned): WalletAuthEvent[] {
-  const method = requireAuthMethodOfType(state, cmd.authMethodId, 'PASSKEY');
-  if (!UNCOMPRESSED_KEY.test(cmd.clientPublicKey))
-    throw invalid('INVALID_INPUT', 'clientPublicKey must be 04 followed by 128 hex characters', 'clientPublicKey');
-  if (state.passkeyChallenges.has(cmd.requestId)) throw conflict('CONFLICT', `request ${cmd.requestId} already exists`);
-  requireFuture(cmd.expiresAt, cmd.now);
-  return [
-    {
-      type: 'PasskeyChallengeIssued',
-      data: {
-        ...scopeOf(state),
-        authMethodId: method.id,
-        requestId: cmd.requestId,
-        challenge: cmd.challenge,
-        clientPublicKey: cmd.clientPublicKey,
-        issuedAt: cmd.now,
-        expiresAt: cmd.expiresAt,
-      },
-    },
-  ];
-}
-
-function decideSignedRetry(
-  cmd: CommandOf<'IssueSignedRetryChallenge' | 'ConsumeSignedRetry'>,
-  state: Provisioned,
-): WalletAuthEvent[] {
-  const scope = scopeOf(state);
-  if (cmd.type === 'ConsumeSignedRetry') {
-    const expected = { intent: 'EXTERNAL' as const, targetId: cmd.targetId, authorizes: cmd.authorizes };
-    const { challenge, session, resumed } = authorizeSignedRetry(state, cmd.signedRetry, expected, cmd.now);
-    return resumed ? [] : [consumed(scope, challenge.requestId, session.id, cmd.now, cmd.authorizes)];
-  }
-  requireFuture(cmd.expiresAt, cmd.now);
-  if (state.signedRetries.has(cmd.requestId)) throw conflict('CONFLICT', `request ${cmd.requestId} already exists`);
-  const authMethodType = challengePreconditions(state, cmd);
-  const operation = operationOf(cmd.method, cmd.path);
-  const payloadToSign = buildPayloadToSign({
-    operation,
-    targetId: cmd.targetId,
-    accountId: state.accountId,
-    requestId: cmd.requestId,
-    expiresAt: cmd.expiresAt,
-    body: cmd.body,
-  });
-  return [
-    {
-      type: 'SignedRetryChallengeIssued',
-      data: {
-        ...scope,
-        requestId: cmd.requestId,
-        intent: cmd.intent,
-        operation,
-        targetId: cmd.targetId,
-        payloadToSign,
-        ...(authMethodType ? { authMethodType } : {}),
-        issuedAt: cmd.now,
-        expiresAt: cmd.expiresAt,
-      },
-    },
-  ];
-}
-
-function decideSessions(
-  cmd: CommandOf<'IssueSession' | 'RefreshSession' | 'RevokeSession'>,
-  state: Provisioned,
-): WalletAuthEvent[] {
-  const scope = scopeOf(state);
-  switch (cmd.type) {
-    case 'IssueSession': {
-      const method = requireAuthMethod(state, cmd.authMethodId);
-      if (state.sessions.has(cmd.sessionId)) throw conflict('CONFLICT', `session ${cmd.sessionId} already exists`);
-      const publicKey = normalizedSessionKey(cmd.publicKey);
-      requireFuture(cmd.expiresAt, cmd.now);
-      const proofEvents = sessionProofEvents(state, method, cmd.proof, cmd.now);
-      const { sessionId, expiresAt } = cmd;
-      const issued = { ...scope, sessionId, authMethodId: method.id, publicKey, createdAt: cmd.now, expiresAt };
-      return [...proofEvents, { type: 'SessionIssued', data: issued }];
+/**
+ * A wallet stream folded. Settings are new values after each event; the credentials, sessions and challenges (a day's
+ * worth of them may be tens of thousands) are updated in place (see Decider), as copying them for every event would
+ * make folding a busy wallet's stream quadratic.
+ */
+export function evolveWalletAuth(state: WalletAuthState, event: WalletAuthEvent): WalletAuthState {
+  switch (event.type) {
+    case 'WalletProvisioned': {
+      const { accountId, platformId, customerId, encryptedSeed } = event.data;
+      return {
+        ...state,
+        provisioned: true,
+        accountId,
+        platformId,
+        customerId,
+        ...(encryptedSeed ? { encryptedSeed } : {}),
+      };
     }
-    case 'RefreshSession': {
-      const target = requireSessionToRefresh(state, cmd.sessionId, cmd.now);
-      const publicKey = normalizedSessionKey(cmd.publicKey);
-      requireFuture(cmd.expiresAt, cmd.now);
-      const { consumption } = consumeSignedRetry(state, scope, cmd, { intent: 'REFRESH_SESSION', targetId: target.id });
-      const refreshed = { ...scope, sessionId: target.id, publicKey, refreshedAt: cmd.now, expiresAt: cmd.expiresAt };
-      return [consumption, { type: 'SessionRefreshed', data: refreshed }];
-    }
-    case 'RevokeSession': {
-      const target = requireSessionToRevoke(state, cmd.sessionId, cmd.now);
-      const { consumption } = consumeSignedRetry(state, scope, cmd, { intent: 'REVOKE_SESSION', targetId: target.id });
-      const revoked = { ...scope, sessionId: target.id, revokedAt: cmd.now, cause: 'REQUESTED' as const };
-      return [consumption, { type: 'SessionRevoked', data: revoked }];
-    }
+    case 'WalletPrivacyChanged':
+      return { ...state, privateEnabled: event.data.privateEnabled };
+    case 'WalletExported':
+      return state;
+    case 'AuthMethodAdded':
+    case 'AuthMethodUpdated':
+    case 'AuthMethodRevoked':
+      return evolveCredentials(state, event);
+    case 'OtpChallengeIssued':
+    case 'OtpVerificationFailed':
+    case 'PasskeyChallengeIssued':
+    case 'PasskeyChallengeConsumed':
+      return evolveCredentialChallenges(state, event);
+    case 'SignedRetryChallengeIssued':
+    case 'SignedRetryConsumed':
+      return evolveSignedRetries(state, event);
+    case 'SessionIssued':
+    case 'SessionRefreshed':
+    case 'SessionRevoked':
+      return evolveSessions(state, event);
     default:
-      return unreachable(cmd);
+      return unreachable(event);
   }
 }
 

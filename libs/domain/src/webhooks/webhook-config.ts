@@ -1,5 +1,6 @@
 import type { Decider } from '../decider.js';
 import { DomainError, invalid } from '../errors.js';
+import { checkDecisionEndpoints, type DecisionEndpoint, type DecisionEndpointInput } from './decision-endpoints.js';
 
 /**
  * A platform's webhook configuration, one stream per platform (`streams.webhooks`). The signing
@@ -29,6 +30,8 @@ export interface ConfiguredWebhooks {
   webhookEndpoint: string | null;
   keys: WebhookSigningMaterial;
   previousSecret?: PreviousWebhookSecret;
+  /** Where the platform decides card authorizations and agent actions (absent: none registered). */
+  decisionEndpoints?: DecisionEndpoint[];
   createdAt: string;
   updatedAt: string;
 }
@@ -40,6 +43,7 @@ export type WebhookConfigState =
       webhookEndpoint: string | null;
       keys?: undefined;
       previousSecret?: undefined;
+      decisionEndpoints?: undefined;
       createdAt?: undefined;
       updatedAt?: string;
     }
@@ -54,10 +58,15 @@ export type WebhookConfigEvent =
   | {
       type: 'WebhookSecretRotated';
       data: { platformId: string; sealedSecret: string; previous: PreviousWebhookSecret; rotatedAt: string };
+    }
+  | {
+      type: 'DecisionEndpointsChanged';
+      data: { platformId: string; decisionEndpoints: DecisionEndpoint[]; updatedAt: string };
     };
 
 export type WebhookConfigCommand =
   | SetWebhookEndpoint
+  | SetDecisionEndpoints
   | {
       type: 'RotateWebhookSecret';
       platformId: string;
@@ -73,6 +82,8 @@ type SetWebhookEndpoint = {
   platformId: string;
   /** null turns webhooks off. */
   webhookEndpoint: string | null;
+  /** Replaces the decision endpoints in the same change (checked with the endpoint, before anything is recorded). */
+  decisionEndpoints?: DecisionEndpointInput[];
   sandbox: boolean;
   /** Operator-trusted hosts (`WEBHOOK_ALLOWED_HOSTS`) that the address policy lets through. */
   /** The network address policy (libs/net with the operator's allow-list), given by the caller. */
@@ -82,13 +93,19 @@ type SetWebhookEndpoint = {
   now: string;
 };
 
+/** Replaces the decision endpoints ([] removes them); the first configuration generates the signing material. */
+type SetDecisionEndpoints = Omit<SetWebhookEndpoint, 'type' | 'webhookEndpoint' | 'decisionEndpoints'> & {
+  type: 'SetDecisionEndpoints';
+  decisionEndpoints: DecisionEndpointInput[];
+};
+
 /** Which hosts the service may call; decided by the address policy, which is pure but outside the domain. */
 export interface HostPolicy {
   refuses(url: URL): boolean;
 }
 
-const endpointError = (message: string, constraint = 'isWebhookEndpoint') =>
-  new DomainError('invalid', 'INVALID_INPUT', message, { errors: [{ field: 'webhookEndpoint', constraint, message }] });
+const endpointError = (message: string, constraint = 'isWebhookEndpoint', field = 'webhookEndpoint') =>
+  new DomainError('invalid', 'INVALID_INPUT', message, { errors: [{ field, constraint, message }] });
 
 /**
  * An endpoint must be an absolute URL without credentials or fragment, https on production
@@ -96,25 +113,29 @@ const endpointError = (message: string, constraint = 'isWebhookEndpoint') =>
  * metadata or otherwise non-public address in any spelling, unless the operator allow-listed it.
  * Names are resolved and checked again at every delivery.
  */
-export function checkWebhookEndpoint(value: string, options: { sandbox: boolean; hosts: HostPolicy }): string {
+export function checkWebhookEndpoint(
+  value: string,
+  options: { sandbox: boolean; hosts: HostPolicy; field?: string },
+): string {
+  const field = options.field ?? 'webhookEndpoint';
+  const fail = (message: string, constraint = 'isWebhookEndpoint') =>
+    endpointError(`${field} ${message}`, constraint, field);
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw endpointError('webhookEndpoint must be an absolute URL');
+    throw fail('must be an absolute URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw endpointError('webhookEndpoint must be an https URL');
-  if (url.username || url.password) throw endpointError('webhookEndpoint must not contain credentials');
-  if (url.hash) throw endpointError('webhookEndpoint must not contain a fragment');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw fail('must be an https URL');
+  if (url.username || url.password) throw fail('must not contain credentials');
+  if (url.hash) throw fail('must not contain a fragment');
   if (url.protocol === 'http:' && !options.sandbox) {
-    throw endpointError('webhookEndpoint must use https (http is accepted only on sandbox platforms)');
+    throw fail('must use https (http is accepted only on sandbox platforms)');
   }
   if (options.hosts.refuses(url)) {
     const message =
-      'webhookEndpoint must be a public host: loopback, private, link-local, metadata and other ' +
-      'non-public addresses are refused';
-    throw endpointError(message, 'isPublicHost');
+      'must be a public host: loopback, private, link-local, metadata and other non-public addresses are refused';
+    throw fail(message, 'isPublicHost');
   }
   return value;
 }
@@ -151,10 +172,37 @@ function decide(cmd: WebhookConfigCommand, state: WebhookConfigState): WebhookCo
       },
     ];
   }
+  if (cmd.type === 'SetDecisionEndpoints') return decideDecisionEndpoints(cmd, state);
   const endpoint =
     cmd.webhookEndpoint === null
       ? null
       : checkWebhookEndpoint(cmd.webhookEndpoint, { sandbox: cmd.sandbox, hosts: cmd.hosts });
+  // Both are checked before either is recorded: a refused decision endpoint leaves the webhook endpoint as it was.
+  const decisions = cmd.decisionEndpoints
+    ? decideDecisionEndpoints({ ...cmd, type: 'SetDecisionEndpoints', decisionEndpoints: cmd.decisionEndpoints }, state)
+    : [];
+  const events: WebhookConfigEvent[] = decisions.filter((e) => e.type === 'WebhookSigningKeyGenerated');
+  if (!state.keys && events.length === 0) {
+    if (!cmd.newKeys) throw new Error('the first webhook configuration needs signing material');
+    events.push({
+      type: 'WebhookSigningKeyGenerated',
+      data: { platformId: cmd.platformId, keys: cmd.newKeys, createdAt: cmd.now },
+    });
+  }
+  if (endpoint !== state.webhookEndpoint || !state.keys) {
+    events.push({
+      type: 'WebhookEndpointChanged',
+      data: { platformId: cmd.platformId, webhookEndpoint: endpoint, updatedAt: cmd.now },
+    });
+  }
+  return [...events, ...decisions.filter((e) => e.type !== 'WebhookSigningKeyGenerated')];
+}
+
+function decideDecisionEndpoints(cmd: SetDecisionEndpoints, state: WebhookConfigState): WebhookConfigEvent[] {
+  const options = { sandbox: cmd.sandbox, hosts: cmd.hosts };
+  const endpoints = checkDecisionEndpoints(cmd.decisionEndpoints, (url, field) =>
+    checkWebhookEndpoint(url, { ...options, field }),
+  );
   const events: WebhookConfigEvent[] = [];
   if (!state.keys) {
     if (!cmd.newKeys) throw new Error('the first webhook configuration needs signing material');
@@ -163,10 +211,10 @@ function decide(cmd: WebhookConfigCommand, state: WebhookConfigState): WebhookCo
       data: { platformId: cmd.platformId, keys: cmd.newKeys, createdAt: cmd.now },
     });
   }
-  if (endpoint !== state.webhookEndpoint || events.length > 0) {
+  if (JSON.stringify(endpoints) !== JSON.stringify(state.decisionEndpoints ?? []) || events.length > 0) {
     events.push({
-      type: 'WebhookEndpointChanged',
-      data: { platformId: cmd.platformId, webhookEndpoint: endpoint, updatedAt: cmd.now },
+      type: 'DecisionEndpointsChanged',
+      data: { platformId: cmd.platformId, decisionEndpoints: endpoints, updatedAt: cmd.now },
     });
   }
   return events;
@@ -190,6 +238,10 @@ function evolve(state: WebhookConfigState, event: WebhookConfigEvent): WebhookCo
         webhookEndpoint: event.data.webhookEndpoint,
         updatedAt: event.data.updatedAt,
       };
+    case 'DecisionEndpointsChanged':
+      // Endpoints are set only once the signing material exists.
+      if (!state.configured) return state;
+      return { ...state, decisionEndpoints: event.data.decisionEndpoints, updatedAt: event.data.updatedAt };
     case 'WebhookSecretRotated':
       // A secret is rotated only once the signing material exists.
       if (!state.configured) return state;

@@ -137,6 +137,26 @@ export interface paths {
         patch: operations["Agents_updatePolicy"];
         trace?: never;
     };
+    "/agents/{agentId}/policy/backtest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Backtest a draft policy
+         * @description What a draft policy would have decided on the agent’s past actions. `policy` is a policy update, validated and applied to the current policy exactly as PATCH /agents/{id}/policy would; nothing is changed or written. The agent’s history is replayed from its event stream: from `from` on the draft is in force (the usage at `from` as it was, recast into the draft’s currency as an update would), and each action requested in [from, to) is decided again by the same policy evaluation as a live request, on the usage and reservations the draft’s own decisions left: an action the draft declines never counts; one it holds for approval counts only once the platform approved it in fact and the draft agrees then. Policy updates recorded after `from` are ignored. Requests refused at the time left no trace, so every actual outcome is APPROVED or APPROVAL_REQUIRED. The answer lists the changed decisions (a DECLINED one with the `limit` that refused it: perTransactionLimit, accountRules.perTransactionLimit, dailyLimit, dailyTransactionLimit, monthlyLimit, or FORBIDDEN for a permission or an account) and counts and amounts per pair of outcomes; amounts there are in the smallest unit of the draft’s limits currency. 400 when to is not after from or the period is over 366 days.
+         */
+        post: operations["Agents_backtestPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agents/approvals": {
         parameters: {
             query?: never;
@@ -911,6 +931,26 @@ export interface paths {
         patch: operations["BeneficialOwners_update"];
         trace?: never;
     };
+    "/card-processor/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a card processor message
+         * @description A card processor’s message about one of the platform’s cards (production and sandbox alike), told apart by `type`. AUTHORIZATION is decided as the sandbox simulator decides: the card’s state and currency, then the funding sources in order, the first ACTIVE one with the funds getting a hold; the answer is APPROVED with `approvedAmount` and the `cardTransactionId` it opened, or DECLINED with `declineReason` (CARD_PAUSED, CARD_CLOSED, CARD_NOT_ACTIVE, CURRENCY_MISMATCH, INSUFFICIENT_FUNDS). It is answered within the platform’s `decisionDeadlineMs`: when the service cannot decide in time it answers the platform’s `standInDecision` and records that it did (the authorization’s `decision.decidedBy` is STAND_IN; a stand-in decline’s reason is STAND_IN); the late decision then changes nothing and releases any hold it placed. ADVICE records what the network decided in stand-in (`networkDecision`): APPROVED places the hold whatever the card’s rules (declined INSUFFICIENT_FUNDS only when no funding source can hold it), DECLINED records a decline NETWORK_DECLINED. CLEARING, REFUND and REVERSAL name the authorization by `originalNetworkTransactionId` and take the simulators’ ledger paths (a clearing posts the hold, a refund pays the funding source back, a reversal releases the whole hold; a partial reversal is declined PARTIAL_REVERSAL_UNSUPPORTED); one the transaction’s state refuses is DECLINED with the error code as `declineReason`. Every message is idempotent by its `networkTransactionId`: a replay gets the first answer and changes nothing. An unknown card, or another platform’s, is DECLINED CARD_NOT_FOUND and nothing is recorded. The authorization records `networkTransactionId`, `entryMode` and `decision` (see GET /audit/cards/{id}/history). Authenticated by an HMAC, not by platform credentials: `X-Processor-Platform: Platform:<uuid>` names the platform and `X-Processor-Signature: t=<unix seconds>,v1=<hex>` carries HMAC-SHA256 with the platform’s card processor secret over `<t>.<raw body>` (several `v1` entries are allowed; one must match). `t` must be within 5 minutes of the platform’s clock. A missing, malformed, stale or wrong signature, an unknown platform and one without a secret answer 401 PROCESSOR_SIGNATURE_INVALID and nothing is recorded.
+         */
+        post: operations["CardProcessor_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/card-transactions/{cardTransactionId}": {
         parameters: {
             query?: never;
@@ -1038,9 +1078,53 @@ export interface paths {
         head?: never;
         /**
          * Update the platform configuration
-         * @description Only the fields given change. webhookEndpoint: an https URL (http is accepted on sandbox platforms) on a public host: loopback, private, link-local, CGNAT, multicast, reserved and cloud metadata addresses are refused in every spelling (400), and names are resolved and checked again at every delivery, unless the operator allow-listed the host (`WEBHOOK_ALLOWED_HOSTS`); null turns webhooks off; the first one generates the webhook signing key pair and secret. umaDomain: where new customers’ UMA addresses are generated. supportedCurrencies replaces the list (each a currency the service supports: 400 INVALID_CURRENCY otherwise). embeddedWalletConfig: fields omitted are left as they are. cardSpendingControls: the spending controls of the platform’s cards that have none of their own (replaced as a whole; null removes them; see Card.spendingControls).
+         * @description Only the fields given change. webhookEndpoint: an https URL (http is accepted on sandbox platforms) on a public host: loopback, private, link-local, CGNAT, multicast, reserved and cloud metadata addresses are refused in every spelling (400), and names are resolved and checked again at every delivery, unless the operator allow-listed the host (`WEBHOOK_ALLOWED_HOSTS`); null turns webhooks off; the first one generates the webhook signing key pair and secret. umaDomain: where new customers’ UMA addresses are generated. supportedCurrencies replaces the list (each a currency the service supports: 400 INVALID_CURRENCY otherwise). embeddedWalletConfig: fields omitted are left as they are. cardSpendingControls: the spending controls of the platform’s cards that have none of their own (replaced as a whole; null removes them; see Card.spendingControls). decisionEndpoints replaces the list of decision endpoints ([] removes them), at most one per type: CARD_AUTHORIZATION.REQUEST (a card authorization that passed the card’s screening) and AGENT_ACTION.REQUEST (an agent action that needs approval). The url follows webhookEndpoint’s rules; deadlineMs (50 to 2000, default 2000) bounds the wait from the request’s arrival; defaultDecision decides when the endpoint times out, cannot be reached, answers other than 2xx or an unusable answer (cards: APPROVE or DECLINE, default DECLINE; agent actions: APPROVE, REJECT or WAIT, default WAIT). The request is a POST of `{type, id, timestamp, data}` signed as webhooks are; the answer is 200 with `{"decision": "APPROVE"|"DECLINE"|"REJECT", "reason"?, "approvedAmount"?}` (approvedAmount: a card’s partial approval, an integer at most the amount requested). The first endpoint set generates the webhook signing material if none exists.
          */
         patch: operations["PlatformConfig_update"];
+        trace?: never;
+    };
+    "/config/card-processor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the card processor settings
+         * @description The card processor settings: `decisionDeadlineMs` (default 1500, at most 3000), `standInDecision` (APPROVE or DECLINE, default DECLINE) and whether a secret is set (never the secret itself).
+         */
+        get: operations["CardProcessorConfig_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the card processor settings
+         * @description Only the fields given change; answers the settings.
+         */
+        patch: operations["CardProcessorConfig_update"];
+        trace?: never;
+    };
+    "/config/card-processor/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new card processor secret
+         * @description Sets a new card processor secret (`cpsec_…`), replacing the previous one at once, and returns it: the only time it is shown (a replay with the same Idempotency-Key answers without it). Give it to the card processor, which signs its messages with it. Needs MANAGE.
+         */
+        post: operations["CardProcessorConfig_rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/config/webhook-secret/rotate": {
@@ -1463,6 +1547,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Liveness: 200 while the process answers HTTP. A probe that fails means the process should be restarted; nothing it depends on is checked here.
+         */
+        get: operations["Health_live"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Readiness: 200 when the event store answers (its head position), the read-model store answers (every projection’s checkpoint), the job queue answers, and no projection is further behind the log’s head than `READY_MAX_PROJECTION_LAG`; 503 with the failing checks otherwise (each store is given `READY_TIMEOUT_MS`). It recovers by itself once the cause is gone. The same probes, and `/metrics`, are served on `METRICS_PORT`.
+         */
+        get: operations["Health_ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal-accounts/{id}": {
         parameters: {
             query?: never;
@@ -1848,7 +1972,7 @@ export interface paths {
         put?: never;
         /**
          * Simulate a card authorization (sandbox)
-         * @description Declined with 400 and the decline reason as `code` (the authorization is kept in the card’s audit history; it opens no transaction): CARD_PAUSED (FROZEN card, or a merchant descriptor ending in 003), CARD_CLOSED, CARD_NOT_ACTIVE (PENDING_KYC, PENDING_ISSUE), CURRENCY_MISMATCH (currency.code other than the card’s), then the spending controls (the card’s own, else the platform’s cardSpendingControls): MERCHANT_CATEGORY_BLOCKED, MERCHANT_CATEGORY_NOT_ALLOWED, MERCHANT_COUNTRY_NOT_ALLOWED, SPENDING_LIMIT_PER_AUTHORIZATION, SPENDING_LIMIT_DAILY, SPENDING_LIMIT_MONTHLY (checked again when the authorization is recorded, so concurrent authorizations never pass a limit together), then INSUFFICIENT_FUNDS (descriptor ending in 002, or no funding source has the funds). Otherwise the funding sources are tried in order and the first ACTIVE one with the funds gets a hold (a pending ledger transfer to the platform’s settlement account of the currency) and the answer is the AUTHORIZED CardTransaction; with a descriptor ending in 006 the pull is then reported failed: the hold is released and the transaction is in EXCEPTION (a later clearing pulls anew, as a late presentment). An approval not cleared within 7 days (sandbox clock) expires: its hold is released and it ends SETTLED with nothing settled; a later clearing is a late presentment.
+         * @description Declined with 400 and the decline reason as `code` (the authorization is kept in the card’s audit history; it opens no transaction): CARD_PAUSED (FROZEN card, or a merchant descriptor ending in 003), CARD_CLOSED, CARD_NOT_ACTIVE (PENDING_KYC, PENDING_ISSUE), CURRENCY_MISMATCH (currency.code other than the card’s), then the spending controls (the card’s own, else the platform’s cardSpendingControls): MERCHANT_CATEGORY_BLOCKED, MERCHANT_CATEGORY_NOT_ALLOWED, MERCHANT_COUNTRY_NOT_ALLOWED, SPENDING_LIMIT_PER_AUTHORIZATION, SPENDING_LIMIT_DAILY, SPENDING_LIMIT_MONTHLY (checked again when the authorization is recorded, so concurrent authorizations never pass a limit together), INSUFFICIENT_FUNDS (descriptor ending in 002, or no funding source has the funds), PLATFORM_DECLINED (the platform’s CARD_AUTHORIZATION.REQUEST decision endpoint, or its default, declined: `details.decision` says who, with the reason or the fallback). An authorization that passed the card’s screening and spending controls is first put to that endpoint when the platform registered one (PATCH /config decisionEndpoints); its approvedAmount (a partial approval) is what is held. Otherwise the funding sources are tried in order and the first ACTIVE one with the funds gets a hold (a pending ledger transfer to the platform’s settlement account of the currency) and the answer is the AUTHORIZED CardTransaction; with a descriptor ending in 006 the pull is then reported failed: the hold is released and the transaction is in EXCEPTION (a later clearing pulls anew, as a late presentment). An approval not cleared within 7 days (sandbox clock) expires: its hold is released and it ends SETTLED with nothing settled; a later clearing is a late presentment.
          */
         post: operations["SandboxCards_authorize"];
         delete?: never;
@@ -3101,6 +3225,19 @@ export interface components {
         };
         Health: {
             status?: string;
+        };
+        Readiness: {
+            /** @enum {string} */
+            status: "ok" | "error";
+            /** @description Each check by name (eventStore, readModels, projections, jobs): `status` up or down, with details. */
+            details: {
+                [key: string]: {
+                    /** @enum {string} */
+                    status: "up" | "down";
+                } & {
+                    [key: string]: unknown;
+                };
+            };
         };
         SignedRetryChallenge: {
             /** @description Stamp these exact bytes. */
@@ -4929,6 +5066,8 @@ export interface components {
              * @description The latest clearing, return or release; absent before.
              */
             lastEventAt?: string;
+            /** @description Who approved the authorization and how long it took. */
+            decision?: components["schemas"]["PlatformDecisionRecord"];
             /**
              * Format: date-time
              * @description Equals authorizedAt.
@@ -5285,6 +5424,57 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        AgentPolicyBacktest: {
+            agentId: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @description The draft: the update applied to the current policy. */
+            policy: components["schemas"]["AgentPolicy"];
+            /** @description The draft’s limits currency: the amounts of considered, changed and outcomes. */
+            currency: string;
+            /** @description The actions requested in the period. */
+            considered: {
+                count: number;
+                amount: number;
+            };
+            changed: {
+                count: number;
+                amount: number;
+                actions: components["schemas"]["AgentPolicyBacktestChange"][];
+            };
+            /** @description Per pair of outcomes (actual, draft), unchanged pairs included. */
+            outcomes: {
+                /** @enum {string} */
+                actualOutcome: "APPROVED" | "DECLINED" | "APPROVAL_REQUIRED";
+                /** @enum {string} */
+                draftOutcome: "APPROVED" | "DECLINED" | "APPROVAL_REQUIRED";
+                count: number;
+                amount: number;
+            }[];
+        };
+        AgentPolicyBacktestChange: {
+            actionId: string;
+            /** @enum {string} */
+            type: "EXECUTE_QUOTE" | "TRANSFER_OUT" | "TRANSFER_IN";
+            /**
+             * Format: date-time
+             * @description When the action was requested.
+             */
+            at: string;
+            /** @description In the smallest unit of the action’s own currency. */
+            amount: number;
+            currency: string;
+            /** @enum {string} */
+            actualOutcome: "APPROVED" | "DECLINED" | "APPROVAL_REQUIRED";
+            /** @enum {string} */
+            draftOutcome: "APPROVED" | "DECLINED" | "APPROVAL_REQUIRED";
+            /** @description DECLINED: the limit that refused it, or FORBIDDEN (a permission or an account). */
+            limit?: string;
+            /** @description DECLINED: the policy’s message. */
+            reason?: string;
+        };
         AgentDeviceCode: {
             /**
              * @description Shown once: absent from a replay with the same Idempotency-Key (only its hash is kept).
@@ -5335,6 +5525,8 @@ export interface components {
             transaction?: components["schemas"]["Transaction"];
             /** @description REJECTED only. */
             rejectionReason?: string;
+            /** @description Set when the platform’s AGENT_ACTION.REQUEST endpoint (PLATFORM) or its default (DEFAULT) approved or rejected the action; absent when a person did, or while it waits. */
+            decision?: components["schemas"]["PlatformDecisionRecord"];
             /** @description FAILED only: why execution failed. */
             failureReason?: string;
             /** Format: date-time */
@@ -5633,10 +5825,47 @@ export interface components {
             webhookSigningPublicKey: string | null;
             /** @description Standard Webhooks secret for `webhook-signature` (HMAC-SHA256 over `webhook-id.webhook-timestamp.body`). Null until the first configuration; absent for a token without the MANAGE permission. */
             webhookSecret?: string | null;
+            /** @description Where the platform decides card authorizations and agent actions; [] while none is registered. */
+            decisionEndpoints?: components["schemas"]["DecisionEndpoint"][];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        DecisionEndpoint: {
+            /**
+             * @description What the endpoint decides; at most one endpoint per type.
+             * @enum {string}
+             */
+            type: "CARD_AUTHORIZATION.REQUEST" | "AGENT_ACTION.REQUEST";
+            /**
+             * Format: uri
+             * @description https (http on sandbox platforms), on a public host unless allow-listed: as webhookEndpoint.
+             */
+            url: string;
+            /** @description How long the request waits for the answer, from its arrival; 2000 unless set. */
+            deadlineMs: number;
+            /**
+             * @description What decides when the endpoint gives no usable answer in time. CARD_AUTHORIZATION.REQUEST: APPROVE or DECLINE (the default); AGENT_ACTION.REQUEST: APPROVE, REJECT or WAIT (the default: the action stays PENDING_APPROVAL).
+             * @enum {string}
+             */
+            defaultDecision: "APPROVE" | "DECLINE" | "REJECT" | "WAIT";
+        };
+        PlatformDecisionRecord: {
+            /**
+             * @description RULES: the service’s own rules alone (no endpoint registered, or the card’s state, spending controls or funds declined first); PLATFORM: the platform’s decision endpoint; DEFAULT: the endpoint’s default, when it gave no usable answer in time; STAND_IN: the service’s stand-in decision.
+             * @enum {string}
+             */
+            decidedBy: "RULES" | "PLATFORM" | "DEFAULT" | "STAND_IN";
+            /** @description From the request’s arrival to the decision (monotonic clock). */
+            elapsedMs: number;
+            /** @description The platform’s reason, when it gave one. */
+            reason?: string;
+            /**
+             * @description DEFAULT only: why the endpoint’s answer was not used.
+             * @enum {string}
+             */
+            fallback?: "TIMEOUT" | "CONNECTION_ERROR" | "BAD_STATUS" | "MALFORMED_ANSWER";
         };
         BankRail: {
             /** @description The currency the rail pays out and pulls in. */
@@ -5689,6 +5918,42 @@ export interface components {
              * @description Until then (platform clock) deliveries are also signed with the replaced secret.
              */
             previousSecretValidUntil: string;
+        };
+        CardProcessorAnswer: {
+            /** @enum {string} */
+            decision: "APPROVED" | "DECLINED";
+            /** @description In the smallest unit; 0 when declined. */
+            approvedAmount: number;
+            /** @description CARD_NOT_FOUND, CARD_PAUSED, CARD_CLOSED, CARD_NOT_ACTIVE, CURRENCY_MISMATCH, INSUFFICIENT_FUNDS, STAND_IN, NETWORK_DECLINED, or the error code a follow-up message met. */
+            declineReason?: string;
+            authorizationId: string;
+            cardTransactionId?: string;
+        };
+        CardProcessorConfig: {
+            /** @description How long the service may take to answer an authorization (default 1500). */
+            decisionDeadlineMs: number;
+            /**
+             * @description The answer when it cannot decide in time.
+             * @enum {string}
+             */
+            standInDecision: "APPROVE" | "DECLINE";
+            secretSet: boolean;
+            /** Format: date-time */
+            secretSetAt: string | null;
+        };
+        CardProcessorSecret: {
+            /** @description The new secret; absent when the answer is a replay (Idempotency-Key). */
+            cardProcessorSecret?: string;
+            /** @description How long the service may take to answer an authorization (default 1500). */
+            decisionDeadlineMs: number;
+            /**
+             * @description The answer when it cannot decide in time.
+             * @enum {string}
+             */
+            standInDecision: "APPROVE" | "DECLINE";
+            secretSet: boolean;
+            /** Format: date-time */
+            secretSetAt: string | null;
         };
         OpenInternalAccountDto: {
             customerId: string;
@@ -5946,6 +6211,14 @@ export interface components {
             blockedMerchantCategories?: string[] | null;
             allowedMerchantCountries?: string[] | null;
         };
+        DecisionEndpointDto: {
+            /** @enum {string} */
+            type: "CARD_AUTHORIZATION.REQUEST" | "AGENT_ACTION.REQUEST";
+            url: string;
+            deadlineMs?: number;
+            /** @enum {string} */
+            defaultDecision?: "APPROVE" | "DECLINE" | "REJECT" | "WAIT";
+        };
         UpdateConfigDto: {
             webhookEndpoint?: string | null;
             umaDomain?: string;
@@ -5953,6 +6226,7 @@ export interface components {
             embeddedWalletConfig?: components["schemas"]["EmbeddedWalletConfigDto"];
             rails?: components["schemas"]["BankRailConfigDto"][];
             cardSpendingControls?: components["schemas"]["SpendingControlsDto"] | null;
+            decisionEndpoints?: components["schemas"]["DecisionEndpointDto"][];
         };
         FundDto: {
             amount: number;
@@ -6000,6 +6274,26 @@ export interface components {
             state?: "ACTIVE" | "FROZEN" | "CLOSED";
             fundingSources?: string[];
             spendingControls?: components["schemas"]["SpendingControlsDto"] | null;
+        };
+        CardProcessorMessageDto: {
+            /** @enum {string} */
+            type: "AUTHORIZATION" | "ADVICE" | "CLEARING" | "REFUND" | "REVERSAL";
+            networkTransactionId: string;
+            cardId: string;
+            amount?: number;
+            /** @enum {string} */
+            currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            merchant?: components["schemas"]["MerchantDto"];
+            /** @enum {string} */
+            entryMode?: "CHIP" | "CONTACTLESS" | "ECOMMERCE" | "MAGSTRIPE" | "MANUAL" | "CREDENTIAL_ON_FILE" | "UNKNOWN";
+            /** @enum {string} */
+            networkDecision?: "APPROVED" | "DECLINED";
+            originalNetworkTransactionId?: string;
+        };
+        CardProcessorConfigDto: {
+            decisionDeadlineMs?: number;
+            /** @enum {string} */
+            standInDecision?: "APPROVE" | "DECLINE";
         };
         SandboxSendDto: {
             quoteId: string;
@@ -6181,6 +6475,11 @@ export interface components {
             spendingLimits?: components["schemas"]["SpendingLimitsUpdateDto"];
             accountRestrictions?: components["schemas"]["AccountRestrictionsDto"] | null;
             approvalThresholds?: components["schemas"]["ApprovalThresholdsDto"] | null;
+        };
+        AgentPolicyBacktestDto: {
+            policy: components["schemas"]["AgentPolicyUpdateDto"];
+            from: string;
+            to: string;
         };
         RejectAgentActionDto: {
             reason?: string;
@@ -6971,6 +7270,90 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Agents_backtestPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentPolicyBacktestDto"];
+            };
+        };
+        responses: {
+            /** @description What the draft would have changed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentPolicyBacktest"];
                 };
             };
             /** @description Invalid input: `details.errors` lists each field. */
@@ -10635,6 +11018,65 @@ export interface operations {
             };
         };
     };
+    CardProcessor_message: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The platform: Platform:<uuid>. */
+                "x-processor-platform": string;
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256>. */
+                "x-processor-signature": string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardProcessorMessageDto"];
+            };
+        };
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardProcessorAnswer"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     CardTransactions_get: {
         parameters: {
             query?: never;
@@ -11374,6 +11816,230 @@ export interface operations {
             };
             /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CardProcessorConfig_settings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardProcessorConfig"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CardProcessorConfig_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardProcessorConfigDto"];
+            };
+        };
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardProcessorConfig"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CardProcessorConfig_rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
+                "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret and the settings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this is the stored first response to the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardProcessorSecret"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency key reused with a different request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13841,6 +14507,81 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Health_live: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Health_ready: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready: every check is up */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not ready: a check is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };

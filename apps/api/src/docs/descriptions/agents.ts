@@ -74,6 +74,20 @@ export const AGENTS_TEXT = {
     `accountRestrictions and approvalThresholds replace (null removes); spendingLimits merges ` +
     `field by field (null removes the daily or monthly limit; a new currency recasts the limits ` +
     `not given). ${POLICY_TEXT}`,
+  backtestPolicy:
+    'What a draft policy would have decided on the agent’s past actions. `policy` is a policy update, validated ' +
+    'and applied to the current policy exactly as PATCH /agents/{id}/policy would; nothing is changed or written. ' +
+    'The agent’s history is replayed from its event stream: from `from` on the draft is in force (the usage at ' +
+    '`from` as it was, recast into the draft’s currency as an update would), and each action requested in ' +
+    '[from, to) is decided again by the same policy evaluation as a live request, on the usage and reservations ' +
+    'the draft’s own decisions left: an action the draft declines never counts; one it holds for approval counts ' +
+    'only once the platform approved it in fact and the draft agrees then. Policy updates recorded after `from` ' +
+    'are ignored. Requests refused at the time left no trace, so every actual outcome is APPROVED or ' +
+    'APPROVAL_REQUIRED. The answer lists the changed decisions (a DECLINED one with the `limit` that refused it: ' +
+    'perTransactionLimit, accountRules.perTransactionLimit, dailyLimit, dailyTransactionLimit, monthlyLimit, or ' +
+    'FORBIDDEN for a permission or an account) and counts and amounts per pair of outcomes; amounts there are in ' +
+    'the smallest unit of the draft’s limits currency. 400 when to is not after from or the period is over 366 ' +
+    'days.',
   issueDeviceCode:
     'Earlier unredeemed codes stop working. 409 while the agent is connected. The code is shown once: a replay ' +
     'with the same Idempotency-Key answers without it.',

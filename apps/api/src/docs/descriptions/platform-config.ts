@@ -10,6 +10,17 @@ export const SECRET_SHOWN =
   '`webhookSecret` is shown only to a token with the MANAGE permission (a VIEW-only or TRANSACT token gets ' +
   'the configuration without it: the secret signs webhooks).';
 
+export const DECISION_ENDPOINTS =
+  'decisionEndpoints replaces the list of decision endpoints ([] removes them), at most one per type: ' +
+  'CARD_AUTHORIZATION.REQUEST (a card authorization that passed the card’s screening) and AGENT_ACTION.REQUEST ' +
+  '(an agent action that needs approval). The url follows webhookEndpoint’s rules; deadlineMs (50 to 2000, ' +
+  'default 2000) bounds the wait from the request’s arrival; defaultDecision decides when the endpoint times out, ' +
+  'cannot be reached, answers other than 2xx or an unusable answer (cards: APPROVE or DECLINE, default DECLINE; ' +
+  'agent actions: APPROVE, REJECT or WAIT, default WAIT). The request is a POST of `{type, id, timestamp, data}` ' +
+  'signed as webhooks are; the answer is 200 with `{"decision": "APPROVE"|"DECLINE"|"REJECT", "reason"?, ' +
+  '"approvedAmount"?}` (approvedAmount: a card’s partial approval, an integer at most the amount requested). ' +
+  'The first endpoint set generates the webhook signing material if none exists.';
+
 /** Descriptions of the routes of platform-config.controller.ts, by handler. */
 export const PLATFORM_CONFIG_TEXT = {
   config:
@@ -32,5 +43,6 @@ export const PLATFORM_CONFIG_TEXT = {
     'generated. supportedCurrencies replaces the list (each a currency the service supports: 400 ' +
     'INVALID_CURRENCY otherwise). embeddedWalletConfig: fields omitted are left as they are. ' +
     'cardSpendingControls: the spending controls of the platform’s cards that have none of their own (replaced ' +
-    'as a whole; null removes them; see Card.spendingControls).',
+    'as a whole; null removes them; see Card.spendingControls). ' +
+    DECISION_ENDPOINTS,
 };

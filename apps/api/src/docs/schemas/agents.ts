@@ -9,6 +9,11 @@ const PERMISSIONS = [
   'MANAGE_EXTERNAL_ACCOUNTS',
 ];
 const MODES = ['AUTO', 'APPROVAL_REQUIRED'];
+const BACKTEST_OUTCOMES = ['APPROVED', 'DECLINED', 'APPROVAL_REQUIRED'];
+const totals = (description: string): Schema => ({
+  ...obj(['count', 'amount'], { count: int(), amount: int() }),
+  description,
+});
 
 /** Agents and their actions (the public API's Agent* schemas). */
 export const agentSchemas: Record<string, Schema> = {
@@ -90,6 +95,40 @@ export const agentSchemas: Record<string, Schema> = {
     createdAt: dateTime,
     updatedAt: dateTime,
   }),
+  AgentPolicyBacktest: obj(['agentId', 'from', 'to', 'policy', 'currency', 'considered', 'changed', 'outcomes'], {
+    agentId: idOf('Agent'),
+    from: dateTime,
+    to: dateTime,
+    policy: { ...ref('AgentPolicy'), description: 'The draft: the update applied to the current policy.' },
+    currency: str({ description: 'The draft’s limits currency: the amounts of considered, changed and outcomes.' }),
+    considered: totals('The actions requested in the period.'),
+    changed: obj(['count', 'amount', 'actions'], {
+      count: int(),
+      amount: int(),
+      actions: { type: 'array', items: ref('AgentPolicyBacktestChange') },
+    }),
+    outcomes: {
+      type: 'array',
+      description: 'Per pair of outcomes (actual, draft), unchanged pairs included.',
+      items: obj(['actualOutcome', 'draftOutcome', 'count', 'amount'], {
+        actualOutcome: str({ enum: BACKTEST_OUTCOMES }),
+        draftOutcome: str({ enum: BACKTEST_OUTCOMES }),
+        count: int(),
+        amount: int(),
+      }),
+    },
+  }),
+  AgentPolicyBacktestChange: obj(['actionId', 'type', 'at', 'amount', 'currency', 'actualOutcome', 'draftOutcome'], {
+    actionId: idOf('AgentAction'),
+    type: str({ enum: ['EXECUTE_QUOTE', 'TRANSFER_OUT', 'TRANSFER_IN'] }),
+    at: { ...dateTime, description: 'When the action was requested.' },
+    amount: int({ description: 'In the smallest unit of the action’s own currency.' }),
+    currency: str(),
+    actualOutcome: str({ enum: BACKTEST_OUTCOMES }),
+    draftOutcome: str({ enum: BACKTEST_OUTCOMES }),
+    limit: str({ description: 'DECLINED: the limit that refused it, or FORBIDDEN (a permission or an account).' }),
+    reason: str({ description: 'DECLINED: the policy’s message.' }),
+  }),
   AgentDeviceCode: obj(['agentId', 'expiresAt', 'redeemed'], {
     code: str({
       example: 'PAY-AGENT-X7K9-M2P4',
@@ -130,6 +169,12 @@ export const agentSchemas: Record<string, Schema> = {
     },
     transaction: { ...ref('Transaction'), description: 'Once approved and execution began.' },
     rejectionReason: str({ description: 'REJECTED only.' }),
+    decision: {
+      $ref: '#/components/schemas/PlatformDecisionRecord',
+      description:
+        'Set when the platform’s AGENT_ACTION.REQUEST endpoint (PLATFORM) or its default (DEFAULT) approved or ' +
+        'rejected the action; absent when a person did, or while it waits.',
+    },
     failureReason: str({ description: 'FAILED only: why execution failed.' }),
     createdAt: dateTime,
     updatedAt: dateTime,

@@ -237,6 +237,10 @@ export const cardSchemas: Record<string, Schema> = {
       settlementSummary: ref('CardSettlementSummary'),
       authorizedAt: dateTime,
       lastEventAt: str({ format: 'date-time', description: 'The latest clearing, return or release; absent before.' }),
+      decision: {
+        $ref: '#/components/schemas/PlatformDecisionRecord',
+        description: 'Who approved the authorization and how long it took.',
+      },
       createdAt: str({ format: 'date-time', description: 'Equals authorizedAt.' }),
       updatedAt: dateTime,
     },

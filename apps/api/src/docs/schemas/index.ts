@@ -19,6 +19,7 @@ import { customersBulkSchemas } from './customers-bulk.js';
 import { discoverySchemas } from './discoveries.js';
 import { platformConfigSchemas } from './platform-config.js';
 import { bankRailSchemas } from './bank-rails.js';
+import { cardProcessorSchemas } from './card-processor.js';
 /**
  * Response schemas contributed by each API area (one file per area, each exporting a
  * `Record<name, JSON Schema>`), merged into the OpenAPI document's components.
@@ -47,4 +48,5 @@ export const areaSchemas: Record<string, Record<string, unknown>>[] = [
   customersBulkSchemas,
   discoverySchemas,
   platformConfigSchemas,
+  cardProcessorSchemas,
 ];

@@ -1,6 +1,11 @@
 import { COUNTERPARTY_FIELD_NAMES, TRANSACTION_TYPES } from '#domain/platforms/platform-config.js';
 import { PERMISSIONS } from '#domain/platforms/permissions.js';
 import { BANK_RAIL_TYPES } from '#domain/payments/rails/bank-rails.js';
+import {
+  DECISION_KINDS,
+  MAX_DECISION_DEADLINE_MS,
+  MIN_DECISION_DEADLINE_MS,
+} from '#domain/webhooks/decision-endpoints.js';
 import { dateTime, obj, type Schema, str, idOf } from './kit.js';
 
 const int = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });
@@ -90,10 +95,49 @@ export const platformConfigSchemas: Record<string, Schema> = {
             'without the MANAGE permission.',
         }),
       ),
+      decisionEndpoints: {
+        type: 'array',
+        items: { $ref: '#/components/schemas/DecisionEndpoint' },
+        description: 'Where the platform decides card authorizations and agent actions; [] while none is registered.',
+      },
       createdAt: dateTime,
       updatedAt: dateTime,
     },
   },
+  DecisionEndpoint: obj(['type', 'url', 'deadlineMs', 'defaultDecision'], {
+    type: str({ enum: [...DECISION_KINDS], description: 'What the endpoint decides; at most one endpoint per type.' }),
+    url: str({
+      format: 'uri',
+      description: 'https (http on sandbox platforms), on a public host unless allow-listed: as webhookEndpoint.',
+    }),
+    deadlineMs: int({
+      minimum: MIN_DECISION_DEADLINE_MS,
+      maximum: MAX_DECISION_DEADLINE_MS,
+      description: 'How long the request waits for the answer, from its arrival; 2000 unless set.',
+    }),
+    defaultDecision: str({
+      enum: ['APPROVE', 'DECLINE', 'REJECT', 'WAIT'],
+      description:
+        'What decides when the endpoint gives no usable answer in time. CARD_AUTHORIZATION.REQUEST: APPROVE or ' +
+        'DECLINE (the default); AGENT_ACTION.REQUEST: APPROVE, REJECT or WAIT (the default: the action stays ' +
+        'PENDING_APPROVAL).',
+    }),
+  }),
+  PlatformDecisionRecord: obj(['decidedBy', 'elapsedMs'], {
+    decidedBy: str({
+      enum: ['RULES', 'PLATFORM', 'DEFAULT', 'STAND_IN'],
+      description:
+        'RULES: the service’s own rules alone (no endpoint registered, or the card’s state, spending controls or ' +
+        'funds declined first); PLATFORM: the platform’s decision endpoint; DEFAULT: the endpoint’s default, ' +
+        'when it gave no usable answer in time; STAND_IN: the service’s stand-in decision.',
+    }),
+    elapsedMs: int({ minimum: 0, description: 'From the request’s arrival to the decision (monotonic clock).' }),
+    reason: str({ description: 'The platform’s reason, when it gave one.' }),
+    fallback: str({
+      enum: ['TIMEOUT', 'CONNECTION_ERROR', 'BAD_STATUS', 'MALFORMED_ANSWER'],
+      description: 'DEFAULT only: why the endpoint’s answer was not used.',
+    }),
+  }),
   BankRail: obj(['currency', 'type', 'account', 'outboxFolder', 'inboxFolder'], {
     currency: str({ description: 'The currency the rail pays out and pulls in.' }),
     type: str({

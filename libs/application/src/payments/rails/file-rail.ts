@@ -26,7 +26,7 @@ import type { TransactionRecord } from '#domain/payments/transactions/transactio
 import { platformDecider } from '#domain/platforms/platform.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import type { CommandRunner } from '../../command-runner.js';
-import { faultPoint } from '../../fault-injection.js';
+import { faultPoint } from '../../command-context.js';
 import { externalAccountStream } from '../transactions/accounts.js';
 import { externalAccountDecider } from '#domain/external-accounts/external-account.js';
 import type { PlatformClocks } from '../../platforms/platform-clocks.js';

@@ -1,0 +1,256 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler } from '@nestjs/cqrs';
+import { cardDecider } from '#domain/cards/card.js';
+import {
+  clearingPlan,
+  clearingsPosted,
+  clearingTransferId,
+  heldAmount,
+  isInsufficientFunds,
+  requireApproved,
+  requireTransaction,
+  returnPlan,
+} from '#domain/cards/card-authorization.js';
+import { authorizationIdOf, checkExpiry, toCardTransaction } from '#domain/cards/card-transaction.js';
+import type {
+  ApprovedAuthorization,
+  CardAggregate,
+  CardAuthorizationCommand,
+  ProcessorReversalReason,
+} from '#domain/cards/card-types.js';
+import { invalid } from '#domain/errors.js';
+import { streams, type IdGenerator } from '#domain/ids.js';
+import type { JobQueue } from '#jobs/job-queue.js';
+import { CommandRunner } from '../command-runner.js';
+import { requireSandbox } from '../payments/ledger/fund-commands.js';
+import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { IDS, JOB_QUEUE, type Actor } from '../tokens.js';
+import { CardLocks, loadOwnCard } from './card-commands.js';
+import { CardLedger, CardTransferCode, customerAccount } from './card-ledger.js';
+
+/** A message of the card network about one card, from the sandbox endpoints or a card processor. */
+export abstract class CardNetworkCommand<Input> {
+  constructor(
+    readonly cardId: string,
+    readonly input: Input,
+    readonly actor: Actor,
+  ) {}
+}
+/** A clearing or a return names the card transaction; without an amount, all of it. */
+type Presentment = { cardTransactionId: string; amount?: bigint };
+
+export class SimulateCardClearingCommand extends CardNetworkCommand<Presentment> {}
+/** A return; `transferId`: its ledger transfer's id, derived from a processor's message (a replay moves nothing). */
+export class SimulateCardReturnCommand extends CardNetworkCommand<Presentment & { transferId?: string }> {}
+
+/** A card of the caller's platform, as loadOwnCard answers it. */
+type OwnCard = Awaited<ReturnType<typeof loadOwnCard>>;
+
+/**
+ * Shared plumbing of clearings and returns: sandbox check (the simulators), per-card lock, ledger, recording. A card
+ * processor's messages take the same path through `apply`, on any platform.
+ */
+abstract class CardNetworkHandler<Command extends CardNetworkCommand<unknown>> {
+  constructor(
+    protected readonly runner: CommandRunner,
+    protected readonly locks: CardLocks,
+    protected readonly clocks: PlatformClocks,
+    @Inject(IDS) protected readonly ids: IdGenerator,
+    @Inject(JOB_QUEUE) protected readonly jobs: JobQueue,
+  ) {}
+
+  /** The simulator: sandbox platforms only. */
+  async execute(command: Command): Promise<Record<string, unknown>> {
+    await requireSandbox(this.runner, command.actor);
+    return this.apply(command);
+  }
+
+  /** Under the card's lock, applies the message to the card loaded there, with a ledger on the platform's clock. */
+  async apply(command: Command): Promise<Record<string, unknown>> {
+    const { cardId, actor } = command;
+    const clock = await this.clocks.forPlatform(actor.platformId);
+    return this.locks.run(cardId, async () => {
+      const ledger = new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor });
+      return this.simulate(command, await loadOwnCard(this.runner, cardId, actor), ledger);
+    });
+  }
+
+  protected abstract simulate(command: Command, state: OwnCard, ledger: CardLedger): Promise<Record<string, unknown>>;
+
+  protected async record(cardId: string, command: CardAuthorizationCommand, actor: Actor): Promise<CardAggregate> {
+    const { state } = await this.runner.run(streams.card(cardId), cardDecider, command, { metadata: { ...actor } });
+    return state;
+  }
+
+  /** The CardTransaction the authorization opened, as the network's message left it. */
+  protected transaction = (state: CardAggregate, authorizationId: string) =>
+    toCardTransaction(requireTransaction(state, authorizationId));
+
+  protected now = async (actor: Actor) => (await this.clocks.now(actor.platformId)).toISOString();
+}
+
+/**
+ * A clearing (presentment). Within the hold: post it (a partial amount releases the rest). Above it
+ * (over-authorization): the extra is a separate posted transfer, taken first so that without the
+ * funds nothing moves and the clearing is declined. After the card closed and the hold was released:
+ * late presentment, a new posted transfer from the same funding source if it still has the funds.
+ */
+@CommandHandler(SimulateCardClearingCommand)
+export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCardClearingCommand> {
+  protected async simulate({ cardId, input, actor }: SimulateCardClearingCommand, state: OwnCard, ledger: CardLedger) {
+    const authorizationId = authorizationIdOf(input.cardTransactionId);
+    if (input.amount === 0n) return this.expire(cardId, state, authorizationId, ledger, actor);
+    const plan = clearingPlan(state, authorizationId, input.amount);
+    const a = plan.authorization;
+    const funding = customerAccount(a.fundingSourceId, a.currency);
+    const settlement = await ledger.settlement(a.currency);
+    // A hold that a crash kept from being released is still the money to clear.
+    const lateKind = plan.kind === 'LATE' && !(await ledger.isHeld(a.holdTransferId));
+    // The decision is taken on the card stream (expected revision) before any money moves: another
+    // process clearing the same authorization conflicts there and decides again on what this wrote.
+    const now = await this.now(actor);
+    const start = { type: 'StartClearing' as const, authorizationId: a.id, amount: plan.amount, now };
+    const options = { metadata: { ...actor }, answersAfter: 'append' as const };
+    const reserve = { ...start, latePresentment: lateKind };
+    const { state: started } = await this.runner.run(streams.card(cardId), cardDecider, reserve, options);
+    const intent = started.clearings.get(a.id);
+    // Recorded meanwhile by another process: the state says how it ended.
+    if (!intent) return this.transaction(started, a.id);
+    // The authorization as the reservation found it (another process may have recorded a clearing before).
+    const current = requireApproved(started, a.id);
+    const held = heldAmount(current);
+    const sequence = clearingsPosted(current);
+    const amount = BigInt(intent.amount);
+    const late = intent.latePresentment;
+    const transferIds: string[] = [];
+    const leg = (code: string, legAmount: bigint) => ({
+      debit: funding,
+      credit: settlement,
+      amount: legAmount,
+      pending: false,
+      code,
+      reference: a.id,
+    });
+    const outcome = async (o: Extract<CardAuthorizationCommand, { type: 'RecordClearing' }>['outcome']) => {
+      const recordedAt = await this.now(actor);
+      const command = {
+        type: 'RecordClearing' as const,
+        authorizationId: a.id,
+        amount,
+        sequence,
+        outcome: o,
+        now: recordedAt,
+      };
+      return this.transaction(await this.record(cardId, command, actor), a.id);
+    };
+    let rehold: { transferId: string; amount: bigint } | undefined;
+    try {
+      if (late) {
+        const id = clearingTransferId(a.id, 'latePresentment', sequence);
+        transferIds.push(await ledger.transfer(leg(CardTransferCode.latePresentment, amount), id));
+      } else {
+        if (amount > held) {
+          const id = clearingTransferId(a.id, 'overAuthorization', sequence);
+          transferIds.push(await ledger.transfer(leg(CardTransferCode.overAuthorization, amount - held), id));
+        }
+        const posted = amount < held ? amount : held;
+        const post = clearingTransferId(a.id, 'post', sequence);
+        transferIds.push(await ledger.post(current.holdTransferId, posted, post));
+        if (amount < held) rehold = await this.holdRest(ledger, current, held - amount, sequence);
+      }
+    } catch (error) {
+      if (!isInsufficientFunds(error)) throw error;
+      return outcome({ posted: false, declineReason: 'INSUFFICIENT_FUNDS' });
+    }
+    return outcome({ posted: true, transferIds, latePresentment: late, ...(rehold ? { rehold } : {}) });
+  }
+
+  /**
+   * A clearing below the hold posts part of it and releases the rest; the rest is held again at once (a new
+   * pending transfer with an id derived from the clearing) so that later clearings of the same authorization
+   * find it: the transaction is PARTIALLY_SETTLED until the rest clears, expires or the card closes. If the
+   * funding source spent the released rest meanwhile, nothing is held and the transaction is SETTLED.
+   */
+  private async holdRest(ledger: CardLedger, a: ApprovedAuthorization, rest: bigint, sequence: number) {
+    const settlement = await ledger.settlement(a.currency);
+    const transfer = {
+      debit: customerAccount(a.fundingSourceId, a.currency),
+      credit: settlement,
+      amount: rest,
+      pending: true,
+      code: CardTransferCode.hold,
+      reference: a.id,
+    };
+    try {
+      const transferId = await ledger.transfer(transfer, clearingTransferId(a.id, 'rehold', sequence));
+      return { transferId, amount: rest };
+    } catch (error) {
+      if (!isInsufficientFunds(error)) throw error;
+      return undefined;
+    }
+  }
+
+  /**
+   * A reversal from the card processor: the whole hold is released now (a clearing of 0, with the network's reason);
+   * a transaction that holds nothing any more is refused.
+   */
+  async reverse(cardId: string, authorizationId: string, actor: Actor, amount?: bigint): Promise<void> {
+    const clock = await this.clocks.forPlatform(actor.platformId);
+    await this.locks.run(cardId, async () => {
+      const state = await loadOwnCard(this.runner, cardId, actor);
+      const ledger = new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor });
+      const transaction = requireTransaction(state, authorizationId);
+      if (amount !== undefined && amount !== transaction.held)
+        throw invalid('PARTIAL_REVERSAL_UNSUPPORTED', `only the whole held amount ${transaction.held} can be reversed`);
+      await this.expire(cardId, state, authorizationId, ledger, actor, 'NETWORK_REVERSAL');
+    });
+  }
+
+  /**
+   * A clearing of 0: the authorization expires now with nothing cleared (the worker's expiry, brought
+   * forward): reversed on the card stream, then every open hold carrying its reference is voided.
+   */
+  private async expire(
+    cardId: string,
+    state: CardAggregate,
+    authorizationId: string,
+    ledger: CardLedger,
+    actor: Actor,
+    reason?: ProcessorReversalReason,
+  ) {
+    checkExpiry(requireTransaction(state, authorizationId));
+    const now = await this.now(actor);
+    const command = { type: 'ExpireAuthorization' as const, authorizationId, now, ...(reason ? { reason } : {}) };
+    const expired = await this.record(cardId, command, actor);
+    if (expired.authorizations.get(authorizationId)?.status === 'REVERSED' && !expired.clearings.has(authorizationId))
+      for (const hold of await ledger.openHoldsFor(authorizationId)) await ledger.void(hold);
+    return this.transaction(expired, authorizationId);
+  }
+}
+
+/**
+ * A return (merchant refund) of a cleared amount: settlement pays the funding source back, whatever the card's state.
+ */
+@CommandHandler(SimulateCardReturnCommand)
+export class SimulateCardReturnHandler extends CardNetworkHandler<SimulateCardReturnCommand> {
+  protected async simulate({ cardId, input, actor }: SimulateCardReturnCommand, state: OwnCard, ledger: CardLedger) {
+    const plan = returnPlan(state, authorizationIdOf(input.cardTransactionId), input.amount);
+    const a = plan.authorization;
+    const settlement = await ledger.settlement(a.currency);
+    const transfer = {
+      debit: settlement,
+      credit: customerAccount(a.fundingSourceId, a.currency),
+      amount: plan.amount,
+      pending: false,
+      code: CardTransferCode.return,
+      reference: a.id,
+    };
+    const transferId = await ledger.transfer(transfer, input.transferId);
+    const returned = await this.record(
+      cardId,
+      { type: 'RecordReturn', authorizationId: a.id, amount: plan.amount, transferId, now: await this.now(actor) },
+      actor,
+    );
+    return this.transaction(returned, a.id);
+  }
+}
