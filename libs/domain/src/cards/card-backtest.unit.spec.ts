@@ -222,6 +222,38 @@ describe('card spending controls backtest', () => {
     expect(code({ from: '2025-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z' })).toBe('ok');
   });
 
+  it('keeps stand-in outcomes and the platform’s declines as recorded; controls come before them', () => {
+    const { events } = history({}, []);
+    const record = (id: string, extra: Partial<CardCommand & { type: 'RecordAuthorization' }>) => {
+      let state = events.reduce(cardDecider.evolve, cardDecider.initialState());
+      const cmd = {
+        type: 'RecordAuthorization' as const,
+        authorizationId: id,
+        amount: 900n,
+        currency: 'USD',
+        merchant: { descriptor: 'SHOP', mcc: '5814' },
+        now: new Date(START + 60_000).toISOString(),
+        ...extra,
+      } as CardCommand;
+      for (const e of cardDecider.decide(cmd, state)) {
+        events.push(e);
+        state = cardDecider.evolve(state, e);
+      }
+    };
+    record('S1', {
+      hold: { fundingSourceId: USD, transferId: 'T1' },
+      merchant: { descriptor: 'SHOP', mcc: '5411' },
+      decision: { decidedBy: 'STAND_IN', elapsedMs: 1 },
+    });
+    record('P1', { declineReason: 'PLATFORM_DECLINED', decision: { decidedBy: 'PLATFORM', elapsedMs: 1 } });
+    record('P2', { declineReason: 'PLATFORM_DECLINED', merchant: { descriptor: 'SHOP', mcc: '5411' } });
+    const report = replay(events, { blockedMerchantCategories: ['5411'] });
+    expect(report.authorizations).toBe(3);
+    expect(report.changes.map((c) => [c.authorizationId, c.draft.declineReason])).toEqual([
+      ['P2', 'MERCHANT_CATEGORY_BLOCKED'],
+    ]);
+  });
+
   it('replays 100,000 authorizations in linear time', () => {
     const events: CardEvent[] = history({}, []).events;
     const card = { platformId: 'P', cardId: 'C' };

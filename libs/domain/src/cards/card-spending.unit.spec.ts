@@ -124,6 +124,15 @@ describe('spending controls (decider)', () => {
     expect(outcome(events, authorize(5n, { now: day(6), hold: undefined }))).toBe('INSUFFICIENT_FUNDS');
   });
 
+  it('records an outcome taken outside the rules (stand-in, network advice) as taken', () => {
+    const events = cardWith({ perAuthorizationLimit: 10 });
+    const standIn = { decision: { decidedBy: 'STAND_IN' as const, elapsedMs: 5 } };
+    expect(outcome(events, authorize(500n, standIn))).toBe('APPROVED');
+    expect(outcome(events, authorize(500n, { decision: { decidedBy: 'RULES', elapsedMs: 5 } }))).toBe(
+      'SPENDING_LIMIT_PER_AUTHORIZATION',
+    );
+  });
+
   it('checks the card state and currency first, then the controls', () => {
     const frozen = given(cardWith({ perAuthorizationLimit: 1 })).then(update({ state: 'FROZEN' }));
     expect(outcome(frozen, authorize(5n, { hold: undefined }))).toBe('CARD_PAUSED');
