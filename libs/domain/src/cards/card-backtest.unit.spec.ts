@@ -254,7 +254,7 @@ describe('card spending controls backtest', () => {
     ]);
   });
 
-  it('replays 100,000 authorizations in linear time', () => {
+  it('replays 100,000 authorizations in one pass (the bench scenario card-backtest measures how fast)', () => {
     const events: CardEvent[] = history({}, []).events;
     const card = { platformId: 'P', cardId: 'C' };
     for (let i = 0; i < 100_000; i++) {
@@ -280,16 +280,13 @@ describe('card spending controls backtest', () => {
       };
       events.push({ type: 'CardAuthorizationRecorded', data: { ...card, authorization } });
     }
-    const started = performance.now();
     const report = replay(
       events,
       { dailyLimit: 30_000 },
       { from: WHOLE.from, to: new Date(START + 366 * 86_400_000 - 1).toISOString() },
     );
-    const ms = performance.now() - started;
     expect(report.authorizations).toBe(100_000);
     // 1,440 authorizations a day, 100 of them fit the daily limit.
     expect(report.draftApproved.count).toBeGreaterThan(6_900);
-    expect(ms).toBeLessThan(5_000);
   });
 });
