@@ -194,6 +194,19 @@ describe('card processor messages', () => {
     expect(decisions).toEqual(['STAND_IN', 'STAND_IN']);
   });
 
+  it('declines by the card’s spending controls; an advice past them is recorded as the network decided', async () => {
+    const holder = await h.holder();
+    expect((await t.api.post(`/sandbox/internal-accounts/${holder.usd}/fund`, { amount: 1000 })).status).toBe(200);
+    const controls = { fundingSources: [holder.usd], spendingControls: { perAuthorizationLimit: 200 } };
+    const { id: cardId } = await h.activeCard(holder, controls);
+    const declined = await send(authorization(cardId, 300));
+    expect(declined.body).toMatchObject({ decision: 'DECLINED', declineReason: 'SPENDING_LIMIT_PER_AUTHORIZATION' });
+    expect((await send(authorization(cardId, 200))).body.decision).toBe('APPROVED');
+    const advice = await send(authorization(cardId, 300, { type: 'ADVICE', networkDecision: 'APPROVED' }));
+    expect(advice.body).toMatchObject({ decision: 'APPROVED', approvedAmount: 300 });
+    expect(await availableOf(holder.usd)).toBe(500n);
+  });
+
   it('declines an unknown card and another platform’s card, recording nothing', async () => {
     const { cardId } = await funded(1000);
     const unknown = await send(authorization('Card:00000000-0000-4000-8000-000000000000', 100));

@@ -111,6 +111,8 @@ describe('operations console in a browser', () => {
     await held.locator('.status-AUTHORIZED').waitFor();
     expect(await held.locator('td.num').first().textContent()).toBe('$12.50 USD');
     expect(await spend.locator('tr[data-card-transaction]').count()).toBe(2);
+    // No controls of its own and no platform default.
+    expect(await page.locator('#card-spending-controls p').textContent()).toBe('Spending controls: none');
     expect(await spend.locator('p').textContent()).toContain(
       '2 transaction(s): spent $5.00 USD net (settled $5.00 USD, refunded $0.00 USD, held $12.50 USD)',
     );

@@ -11,6 +11,7 @@ export const EXCLUDED: Record<string, string> = {
   '/webhooks/deliveries/{deliveryId}/redeliver': 'a redelivery is a new delivery attempt by design',
   '/sandbox/webhooks/test': 'sends a test webhook and reports the receiver; nothing is created or moved',
   '/crypto/estimate-withdrawal-fee': 'an estimate computed from the request; nothing is created or moved',
+  '/cards/{id}/spending-controls/backtest': 'a replay of the card’s history; nothing is created or moved',
   '/agents/device-codes/{code}/redeem': 'unauthenticated, and a device code is redeemed once by design (400 after)',
   '/kyc/{token}': 'unauthenticated submission of a hosted KYC page; the link is single-use by design (409 after)',
   '/agents/{agentId}/policy/backtest': 'a read: replays the agent’s history with a draft policy; nothing is written',

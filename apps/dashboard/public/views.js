@@ -110,12 +110,38 @@ export async function showTransaction(id, target = 'subdetail') {
     '</div>';
 }
 
+const CONTROLS = [
+  ['perAuthorizationLimit', 'per authorization'],
+  ['dailyLimit', 'daily (UTC day)'],
+  ['monthlyLimit', 'monthly (UTC month)'],
+  ['allowedMerchantCategories', 'allowed merchant categories'],
+  ['blockedMerchantCategories', 'blocked merchant categories'],
+  ['allowedMerchantCountries', 'allowed merchant countries'],
+];
+
+/** The card's spending controls: its own, else the platform's default (cardSpendingControls), else none. */
+function renderSpendingControls(card, config) {
+  const controls = card.spendingControls ?? config.cardSpendingControls;
+  const source = card.spendingControls ? 'the card’s own' : controls ? 'the platform’s default' : 'none';
+  // Limits in the smallest unit of the card's currency, as the API states them.
+  const value = (v) => (Array.isArray(v) ? esc(v.join(', ')) : `${num(v)} ${esc(card.currency)} (smallest unit)`);
+  const rows = CONTROLS.filter(([key]) => controls?.[key] !== undefined && controls?.[key] !== null).map(
+    ([key, label]) => `<tr>${cells(esc(label))}<td>${value(controls[key])}</td></tr>`,
+  );
+  const shown = table(['control', 'value'], rows);
+  return `<div id="card-spending-controls"><p>Spending controls: ${source}</p>${shown}</div>`;
+}
+
 export async function showCardHistory(cardId, target = 'subdetail') {
-  const [history, transactions] = await Promise.all([
+  const [history, transactions, card, config] = await Promise.all([
     get(`/audit/cards/${q(cardId)}/history?limit=100`),
     get(`/cards/${q(cardId)}/transactions?limit=100`),
+    get(`/cards/${q(cardId)}`),
+    get('/config'),
   ]);
   $(target).innerHTML =
+    `<h3>Card <code>${esc(cardId)}</code> spending controls</h3>` +
+    renderSpendingControls(card, config) +
     `<h3>Card <code>${esc(cardId)}</code> transactions (spend)</h3>` +
     renderCardTransactions(transactions) +
     `<h3>Card <code>${esc(cardId)}</code> history</h3>` +

@@ -2,6 +2,7 @@ import type { Scenario } from '../scenario.js';
 import { eventAppend } from './event-append.js';
 import { signedRetry } from './signed-retry.js';
 import { cardsFreezeUnfreeze } from './cards.js';
+import { cardBacktest } from './card-backtest.js';
 import { webhookDelivery, webhookDeliveryEmbedded, webhookDeliveryTopology } from './webhooks.js';
 import { quotes } from './quotes.js';
 import { replay } from './replay.js';
@@ -17,6 +18,7 @@ export const scenarios: Scenario[] = [
   eventAppend,
   signedRetry,
   cardsFreezeUnfreeze,
+  cardBacktest,
   webhookDelivery,
   webhookDeliveryEmbedded,
   webhookDeliveryTopology,

@@ -27,6 +27,12 @@ export async function platformTour({ t, api, anonymous, clock }: Tour, h: Cardho
   ok(await api.get(`/audit/transactions/${enc(paid)}/history?limit=2`));
   ok(await api.get(`/audit/transactions/${enc(paid)}/ledger`));
   ok(await api.get(`/card-transactions/${h.cardTransactionId}`));
+  const period = {
+    from: new Date(clock.now().getTime() - 300 * 86_400_000).toISOString(),
+    to: clock.now().toISOString(),
+  };
+  const draft = { perAuthorizationLimit: 100, allowedMerchantCountries: ['US'] };
+  ok(await api.post(`/cards/${enc(h.cardId)}/spending-controls/backtest`, { spendingControls: draft, ...period }));
   ok(await api.get(`/quotes?customerId=${enc(h.customerId)}&limit=2`));
 
   const m = money({ ...t, api });

@@ -20,6 +20,7 @@ import { CURRENCY_CODES } from '#domain/money.js';
 import { FilledText, IntRange, OptionalFilledText, OptionalText } from '../http/fields.js';
 import { SortedPageParams } from '../http/list-params.js';
 import { COUNTRY } from '../http/formats.js';
+import { NullableSpendingControls, SpendingControlsDto } from './spending-controls.dto.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const idOf = (kind: string) => new RegExp(`^${kind}:${UUID}$`);
@@ -44,11 +45,15 @@ export class CreateCardDto {
   @OptionalFilledText(100) platformCardId?: string;
   @IsIn(['VIRTUAL'], { message: 'form must be VIRTUAL (the only form supported)' }) form!: 'VIRTUAL';
   @accountIds() fundingSources!: string[];
+  /** The card's own spending controls (absent or null: the platform's cardSpendingControls apply). */
+  @NullableSpendingControls() spendingControls?: SpendingControlsDto | null;
 }
 
 export class UpdateCardDto {
   @IsOptional() @IsIn(REQUESTED_STATES) state?: (typeof REQUESTED_STATES)[number];
   @IsOptional() @accountIds() fundingSources?: string[];
+  /** Replaces the card's own spending controls as a whole; null removes them (the platform's default applies). */
+  @NullableSpendingControls() spendingControls?: SpendingControlsDto | null;
 }
 
 export class ListCardsQuery extends SortedPageParams {

@@ -1,4 +1,4 @@
-import { Body, Controller, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateCardCommand, UpdateCardCommand } from '#application/cards/card-commands.js';
 import { CardQueries } from '#application/cards/card-queries.js';
@@ -11,6 +11,8 @@ import { IdParam } from '../http/id-pipe.js';
 import { Idempotent } from '../http/idempotency.interceptor.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { CreateCardDto, ListCardsQuery, UpdateCardDto } from './card.dto.js';
+import { plainControls, SpendingControlsBacktestDto } from './spending-controls.dto.js';
+import { CardBacktests } from '#application/cards/card-backtest.js';
 import { CARDS_TEXT, LIFECYCLE } from '../docs/descriptions/cards.js';
 
 @Controller('cards')
@@ -18,6 +20,7 @@ export class CardsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly cards: CardQueries,
+    private readonly backtests: CardBacktests,
   ) {}
 
   @Post()
@@ -29,7 +32,9 @@ export class CardsController {
     errors: [404, 409],
   })
   create(@Body() body: CreateCardDto, @CurrentActor() actor: Actor): Promise<CardSnapshot> {
-    return this.commands.execute(new CreateCardCommand(body, actor));
+    const { spendingControls, ...input } = body;
+    const controls = spendingControls ? { spendingControls: plainControls(spendingControls) } : {};
+    return this.commands.execute(new CreateCardCommand({ ...input, ...controls }, actor));
   }
 
   @GetPage('', 'List cards', 'cards', 'Card', { description: CARDS_TEXT.list })
@@ -42,6 +47,19 @@ export class CardsController {
     return this.cards.card(actor.platformId, id);
   }
 
+  @Post(':id/spending-controls/backtest')
+  @HttpCode(200)
+  @ApiDoc({
+    summary: 'Backtest spending controls on a card’s past authorizations',
+    description: CARDS_TEXT.backtest,
+    responses: ok('What the draft would have decided differently', 'CardSpendingControlsBacktest'),
+    errors: [404],
+  })
+  backtest(@IdParam('Card', 'id') id: string, @Body() body: SpendingControlsBacktestDto, @CurrentActor() actor: Actor) {
+    const period = { from: body.from, to: body.to };
+    return this.backtests.backtest(actor.platformId, id, plainControls(body.spendingControls), period);
+  }
+
   @Patch(':id')
   @ApiSignedResource('Change a card’s state and/or funding sources', ok('The card', 'Card'), {
     description: CARDS_TEXT.update,
@@ -51,6 +69,7 @@ export class CardsController {
     const changes = {
       ...(body.state !== undefined ? { state: body.state } : {}),
       ...(body.fundingSources !== undefined ? { fundingSources: body.fundingSources } : {}),
+      ...(body.spendingControls !== undefined ? { spendingControls: plainControls(body.spendingControls) } : {}),
     };
     return signed.execute(this.commands, new UpdateCardCommand(id, changes, signed.request, signed.actor), 200);
   }

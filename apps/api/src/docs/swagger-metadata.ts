@@ -5,6 +5,7 @@ export default async () => {
     '../customers/customer.dto.js': await import('../customers/customer.dto.js'),
     '../external-accounts/external-account.dto.js': await import('../external-accounts/external-account.dto.js'),
     '../beneficial-owners/beneficial-owner.dto.js': await import('../beneficial-owners/beneficial-owner.dto.js'),
+    '../cards/spending-controls.dto.js': await import('../cards/spending-controls.dto.js'),
     '../platforms/platform-config.dto.js': await import('../platforms/platform-config.dto.js'),
     '../wallet/wallet.dto.js': await import('../wallet/wallet.dto.js'),
     '../payments/quotes/quote.dto.js': await import('../payments/quotes/quote.dto.js'),
@@ -424,6 +425,64 @@ export default async () => {
           },
         ],
         [
+          import('../cards/spending-controls.dto.js'),
+          {
+            SpendingControlsDto: {
+              perAuthorizationLimit: {
+                required: false,
+                type: () => Number,
+                nullable: true,
+                description: 'The most one authorization may ask.',
+              },
+              dailyLimit: {
+                required: false,
+                type: () => Number,
+                nullable: true,
+                description:
+                  "The most the card's approved authorizations may add up to in a UTC day of the platform's clock.",
+              },
+              monthlyLimit: {
+                required: false,
+                type: () => Number,
+                nullable: true,
+                description: 'The same in a UTC month.',
+              },
+              allowedMerchantCategories: {
+                required: false,
+                type: () => [String],
+                nullable: true,
+                description: 'Only these merchant categories are approved (not with blockedMerchantCategories).',
+              },
+              blockedMerchantCategories: {
+                required: false,
+                type: () => [String],
+                nullable: true,
+                description: 'These merchant categories are declined (not with allowedMerchantCategories).',
+              },
+              allowedMerchantCountries: {
+                required: false,
+                type: () => [String],
+                nullable: true,
+                description: 'Only merchants in these countries are approved.',
+              },
+            },
+            SpendingControlsBacktestDto: {
+              spendingControls: {
+                required: true,
+                type: () => t['../cards/spending-controls.dto.js'].SpendingControlsDto,
+                nullable: true,
+                description: 'The draft (null: no controls at all).',
+              },
+              from: { required: true, type: () => String, description: 'Start of the period (inclusive), ISO 8601.' },
+              to: {
+                required: true,
+                type: () => String,
+                description: 'End of the period (exclusive), ISO 8601; at most 366 days after from.',
+              },
+            },
+          },
+        ],
+        [
           import('../platforms/platform-config.dto.js'),
           {
             CounterpartyFieldDto: {
@@ -536,6 +595,13 @@ export default async () => {
                 description:
                   'Production platforms: the whole list of bank rails, one per currency ([] removes them all).',
                 maxItems: 50,
+              },
+              cardSpendingControls: {
+                required: false,
+                type: () => t['../cards/spending-controls.dto.js'].SpendingControlsDto,
+                nullable: true,
+                description:
+                  "The spending controls of the platform's cards that have none of their own; null removes them.",
               },
               decisionEndpoints: {
                 required: false,
@@ -698,10 +764,24 @@ export default async () => {
               platformCardId: { required: false, type: () => String },
               form: { required: true, enum: ['VIRTUAL'] },
               fundingSources: { required: true, type: () => [String] },
+              spendingControls: {
+                required: false,
+                type: () => t['../cards/spending-controls.dto.js'].SpendingControlsDto,
+                nullable: true,
+                description:
+                  "The card's own spending controls (absent or null: the platform's cardSpendingControls apply).",
+              },
             },
             UpdateCardDto: {
               state: { required: false, enum: ['ACTIVE', 'FROZEN', 'CLOSED'] },
               fundingSources: { required: false, type: () => [String] },
+              spendingControls: {
+                required: false,
+                type: () => t['../cards/spending-controls.dto.js'].SpendingControlsDto,
+                nullable: true,
+                description:
+                  "Replaces the card's own spending controls as a whole; null removes them (the platform's default applies).",
+              },
             },
             ListCardsQuery: {
               customerId: { required: false, type: () => String },

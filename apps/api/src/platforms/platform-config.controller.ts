@@ -10,6 +10,8 @@ import {
 import type { Permission } from '#domain/platforms/permissions.js';
 import { validateSupportedCurrencies } from '#domain/platforms/platform-config.js';
 import { validateBankRails } from '#domain/payments/rails/bank-rails.js';
+import { checkSpendingControls } from '#domain/cards/card-spending.js';
+import { plainControls } from '../cards/spending-controls.dto.js';
 import { ApiDoc, ok } from '../docs/api-doc.js';
 import { CurrentActor, CurrentPermissions } from '../http/auth.js';
 import { IdempotentAction, SecretOnce } from '../http/idempotency.interceptor.js';
@@ -58,6 +60,9 @@ export class PlatformConfigController {
   })
   async update(@Body() body: UpdateConfigDto, @CurrentActor() actor: Actor) {
     const { webhookEndpoint, umaDomain, supportedCurrencies, embeddedWalletConfig, rails, decisionEndpoints } = body;
+    const { cardSpendingControls } = body;
+    const controls = cardSpendingControls === undefined ? undefined : plainControls(cardSpendingControls);
+    if (controls) checkSpendingControls(controls, 'cardSpendingControls');
     // Refused before anything changes.
     if (supportedCurrencies) validateSupportedCurrencies(supportedCurrencies);
     if (rails) validateBankRails(rails.map((r) => ({ ...r, account: { ...r.account } })));
@@ -66,8 +71,9 @@ export class PlatformConfigController {
     if (webhookEndpoint !== undefined)
       await this.commands.execute(new ConfigureWebhooksCommand(webhookEndpoint, actor, decisions));
     else if (decisions) await this.commands.execute(new ConfigureDecisionEndpointsCommand(decisions, actor));
-    if (umaDomain !== undefined || supportedCurrencies || embeddedWalletConfig || rails) {
+    if (umaDomain !== undefined || supportedCurrencies || embeddedWalletConfig || rails || controls !== undefined) {
       const changes = {
+        ...(controls !== undefined ? { cardSpendingControls: controls } : {}),
         ...(rails ? { rails: rails.map((r) => ({ ...r, account: { ...r.account } })) } : {}),
         ...(umaDomain !== undefined ? { umaDomain } : {}),
         ...(supportedCurrencies ? { supportedCurrencies } : {}),

@@ -24,6 +24,7 @@ import {
 } from '#domain/webhooks/decision-endpoints.js';
 import { IntRange, OptionalEmail, OptionalText } from '../http/fields.js';
 import { IsCurrencyCode } from '../http/currency-code.js';
+import { NullableSpendingControls, SpendingControlsDto } from '../cards/spending-controls.dto.js';
 
 const DOMAIN = /^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
@@ -123,6 +124,8 @@ export class UpdateConfigDto {
   @ValidateNested({ each: true })
   @Type(() => BankRailConfigDto)
   rails?: BankRailConfigDto[];
+  /** The spending controls of the platform's cards that have none of their own; null removes them. */
+  @NullableSpendingControls() cardSpendingControls?: SpendingControlsDto | null;
   /** The whole list of decision endpoints, at most one per type ([] removes them all). */
   @IsOptional()
   @IsArray()

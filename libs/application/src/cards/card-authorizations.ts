@@ -37,6 +37,8 @@ import { CardLocks, loadOwnCard } from './card-commands.js';
 import { CardLedger, CardTransferCode, customerAccount } from './card-ledger.js';
 import { CardNetworkCommand, SimulateCardClearingHandler, SimulateCardReturnHandler } from './card-presentments.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { spendingPreCheck } from './card-spending-controls.js';
+import type { SpendingControls } from '#domain/cards/card-spending.js';
 
 /** A message of the card network about one card, from the sandbox endpoints. */
 export class SimulateCardAuthorizationCommand extends CardNetworkCommand<{
@@ -106,7 +108,10 @@ export class CardAuthorizations {
     // 1. The card: its state and currency.
     let declineReason: DeclineReason | undefined =
       screenAuthorization(card, request.currency) ?? request.sandboxDecline;
-    // 2. Spending controls: the card's rules on amounts, merchants and categories.
+    // 2. Spending controls: the card's rules on amounts, merchants and categories (checked again when recorded).
+    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const spending = await spendingPreCheck(this.runner, state, { ...request, now });
+    declineReason ??= spending.declineReason;
     // 3. Platform decision: the platform's decision endpoint, asked when the rules approve; it may approve less.
     let platform: CardPlatformAnswer | undefined;
     if (!declineReason) {
@@ -125,7 +130,9 @@ export class CardAuthorizations {
     }
     // 5. Record: the first outcome recorded for the authorization id wins.
     const decision = recordedDecision(platform, declineReason, elapsedSince(request.receivedAt));
-    return this.record(card.id, decided, { ...(hold ? { hold } : { declineReason }), decision }, ledger, actor);
+    const { defaultSpendingControls } = spending;
+    const outcome = { ...(hold ? { hold } : { declineReason }), decision, defaultSpendingControls };
+    return this.record(card.id, decided, outcome, ledger, actor);
   }
 
   /**
@@ -206,6 +213,7 @@ export class CardAuthorizations {
     request: AuthorizationRequest,
     outcome: { hold?: { fundingSourceId: string; transferId: string }; declineReason?: DeclineReason } & {
       decision: AuthorizationDecision;
+      defaultSpendingControls?: SpendingControls | null;
     },
     ledger: CardLedger,
     actor: Actor,

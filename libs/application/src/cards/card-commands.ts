@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { cardDecider, requireCard, requireCardChanges, toCardResource, type CardResource } from '#domain/cards/card.js';
 import { generatedPlatformCardId } from '#domain/cards/card-issuer.js';
+import type { SpendingControls } from '#domain/cards/card-spending.js';
 import type {
   CardAggregate,
   CardCommand,
@@ -35,6 +36,8 @@ import { WalletAccounts } from '../wallet/wallet-accounts.js';
 export interface CardChanges {
   state?: RequestedCardState;
   fundingSources?: string[];
+  /** Replaces the card's own spending controls; null removes them. */
+  spendingControls?: SpendingControls | null;
 }
 
 /**
@@ -49,7 +52,13 @@ export class CardLocks extends KeyedLock {}
 
 export class CreateCardCommand {
   constructor(
-    readonly input: { customerId: string; platformCardId?: string; form: 'VIRTUAL'; fundingSources: string[] },
+    readonly input: {
+      customerId: string;
+      platformCardId?: string;
+      form: 'VIRTUAL';
+      fundingSources: string[];
+      spendingControls?: SpendingControls | null;
+    },
     readonly actor: Actor,
   ) {}
 }
@@ -149,6 +158,7 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
       // Everything the issuer returns derives from this secret seed (see card-issuer.ts).
       issuanceSeed: `${this.ctx.ids.uuid()}${this.ctx.ids.uuid()}`,
       sandbox: platform.sandbox === true,
+      ...(input.spendingControls ? { spendingControls: input.spendingControls } : {}),
       now,
     };
     // platformCardId is unique per platform (a generated one too, so it can never be given later).

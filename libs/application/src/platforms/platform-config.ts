@@ -119,6 +119,7 @@ export class PlatformConfigQueries {
       isRegulatedFinancialInstitution: false,
       ...(state.embeddedWalletConfig ? { embeddedWalletConfig: state.embeddedWalletConfig } : {}),
       ...(state.rails?.length ? { rails: this.rails(platformId, state.rails) } : {}),
+      ...(state.cardSpendingControls ? { cardSpendingControls: state.cardSpendingControls } : {}),
       ...(webhookEndpoint ? { webhookEndpoint } : {}),
       ...webhook,
       updatedAt: latest[latest.length - 1],

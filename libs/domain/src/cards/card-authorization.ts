@@ -3,6 +3,7 @@ import { cardTransactionIdOf, checkClearing, checkReturn, type CardTransactionSt
 import { publicId } from '../ids.js';
 import { uuidFromName } from '../webhooks/webhook-ids.js';
 import { unreachable } from '../decider.js';
+import { cardSpendingDecline } from './card-spending.js';
 import type {
   ApprovedAuthorization,
   AuthorizationActivity,
@@ -178,17 +179,25 @@ export function decideAuthorization(cmd: CardAuthorizationCommand, state: Existi
 /**
  * What an authorization request ends in: the hold the caller placed, or a decline. A hold placed while the card was
  * ACTIVE stands if the card was frozen meanwhile (it passed before the freeze); if the card closed meanwhile it is
- * declined and the caller voids the hold.
+ * declined and the caller voids the hold. The spending controls are checked here, on the stream as the append finds
+ * it (every approval recorded before counts): a hold that concurrent approvals pushed past a limit is declined with
+ * the control's reason and voided by the caller.
  */
 function authorizationOutcome(
   cmd: CommandOf<'RecordAuthorization'>,
-  card: CardSnapshot,
+  state: ExistingCard,
 ): { hold: { fundingSourceId: string; transferId: string } } | { declineReason: DeclineReason } {
+  const { card } = state;
+  const spending = () => cardSpendingDecline(state, cmd);
   if (!cmd.hold)
-    return { declineReason: cmd.declineReason ?? screenAuthorization(card, cmd.currency) ?? 'INSUFFICIENT_FUNDS' };
+    return {
+      declineReason: cmd.declineReason ?? screenAuthorization(card, cmd.currency) ?? spending() ?? 'INSUFFICIENT_FUNDS',
+    };
   if (card.state === 'CLOSED') return { declineReason: 'CARD_CLOSED' };
   if (card.state === 'PENDING_KYC' || card.state === 'PENDING_ISSUE') return { declineReason: 'CARD_NOT_ACTIVE' };
-  return { hold: cmd.hold };
+  // An outcome taken outside the rules (the stand-in's, or the network's in an advice) is recorded as taken.
+  const declineReason = cmd.decision?.decidedBy === 'STAND_IN' ? undefined : spending();
+  return declineReason ? { declineReason } : { hold: cmd.hold };
 }
 
 /** What a card processor's message adds to the record: the network's id, the entry mode, who decided. */
@@ -202,7 +211,7 @@ function decideRecordAuthorization(cmd: CommandOf<'RecordAuthorization'>, state:
   if (state.authorizations.has(cmd.authorizationId)) return [];
   if (cmd.amount <= 0n) throw invalid('INVALID_AMOUNT', 'amount must be greater than zero', 'amount');
   const { card } = state;
-  const outcome = authorizationOutcome(cmd, card);
+  const outcome = authorizationOutcome(cmd, state);
   const head = {
     id: cmd.authorizationId,
     cardId: card.id,

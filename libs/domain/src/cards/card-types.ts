@@ -2,6 +2,7 @@ import type { ResourceAbandoned } from '../claims/claim.js';
 import type { Unset } from '../decider.js';
 import type { InternalAccountRecord, KycStatus } from '../customers/customer.js';
 import type { CardBrand } from './card-issuer.js';
+import type { SpendingControls, SpendingDeclineReason, SpendUsage } from './card-spending.js';
 import type { AuthorizationDecision } from './card-decision.js';
 
 /**
@@ -31,6 +32,8 @@ export interface CardSnapshot {
   panEmbedUrl: string | null;
   currency: string;
   issuerRef: string;
+  /** The card's own spending controls (absent or null: the platform's `cardSpendingControls` apply). */
+  spendingControls?: SpendingControls | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -48,6 +51,7 @@ export type DeclineReason =
   | 'CARD_NOT_ACTIVE'
   | 'CURRENCY_MISMATCH'
   | 'INSUFFICIENT_FUNDS'
+  | SpendingDeclineReason
   | 'PLATFORM_DECLINED'
   | StandInDeclineReason;
 /**
@@ -192,6 +196,8 @@ interface CardHoldings {
   signedRequests: Set<string>;
   /** Clearings decided on this stream whose ledger legs may not be posted yet, by authorization id. */
   clearings: Map<string, ClearingIntent>;
+  /** What the spending controls' daily and monthly limits count (see card-spending.ts); absent before an approval. */
+  spendUsage?: SpendUsage;
 }
 
 /** A card created (closed or not). */
@@ -241,6 +247,15 @@ export type CardEvent =
     }
   /** Appended with the changes of a signed PATCH (also when they change nothing). */
   | { type: 'SignedRequestApplied'; data: { platformId: string; cardId: string; requestId: string } }
+  | {
+      type: 'CardSpendingControlsChanged';
+      data: {
+        platformId: string;
+        cardId: string;
+        previousSpendingControls: SpendingControls | null;
+        card: CardSnapshot;
+      };
+    }
   | { type: 'CardClearingStarted'; data: { platformId: string; cardId: string; clearing: ClearingIntent } }
   | {
       type: AuthorizationEventType;
@@ -258,6 +273,8 @@ export type CardAuthorizationCommand =
       merchant: Merchant;
       hold?: { fundingSourceId: string; transferId: string };
       declineReason?: DeclineReason;
+      /** The platform's `cardSpendingControls`: they apply when the card has none of its own. */
+      defaultSpendingControls?: SpendingControls | null;
       decision?: AuthorizationDecision;
       /** A partial approval: what was asked for (`amount` is what the platform approved). */
       requestedAmount?: bigint;
@@ -305,6 +322,7 @@ export type CardCommand =
       fundingSources: string[];
       issuanceSeed: string;
       sandbox: boolean;
+      spendingControls?: SpendingControls | null;
       now: string;
     }
   /** The holder passed KYC: a card waiting for it goes to the issuer. */
@@ -318,6 +336,8 @@ export type CardCommand =
       type: 'UpdateCard';
       state?: RequestedCardState;
       fundingSources?: string[];
+      /** Replaces the card's own controls as a whole; null removes them. */
+      spendingControls?: SpendingControls | null;
       holderAccounts: HolderAccount[];
       requestId?: string;
       now: string;

@@ -5,8 +5,10 @@ import { evolveCardTransactions } from './card-transaction.js';
 import { requestAlreadyUsed } from '../wallet/signed-retry.js';
 import { checkFundingSources, owningWalletAccount } from './card-funding.js';
 import { issuedCardDetails, requestedCardDetails, sandboxIssuerRejects } from './card-issuer.js';
+import { addSpend, checkSpendingControls, type SpendingControls } from './card-spending.js';
 import type {
   CardAggregate,
+  CardAuthorizationRecord,
   CardCommand,
   CardEvent,
   CardSnapshot,
@@ -41,9 +43,14 @@ const invalidChange = (field: string, constraint: string, message: string) =>
  * is refused before its card is looked at or a challenge issued): it changes the state and/or the funding sources,
  * and the request that closes a card does not bind funding sources.
  */
-export function requireCardChanges(changes: { state?: RequestedCardState; fundingSources?: string[] }): void {
-  if (changes.state === undefined && changes.fundingSources === undefined)
-    throw invalidChange('state', 'atLeastOne', 'give state and/or fundingSources');
+export function requireCardChanges(changes: {
+  state?: RequestedCardState;
+  fundingSources?: string[];
+  spendingControls?: SpendingControls | null;
+}): void {
+  if (changes.state === undefined && changes.fundingSources === undefined && changes.spendingControls === undefined)
+    throw invalidChange('state', 'atLeastOne', 'give state, fundingSources and/or spendingControls');
+  if (changes.spendingControls !== undefined) checkSpendingControls(changes.spendingControls, 'spendingControls');
   if (changes.state === 'CLOSED' && changes.fundingSources !== undefined)
     throw invalidChange('fundingSources', 'notWithClosed', 'fundingSources cannot accompany state CLOSED');
 }
@@ -112,6 +119,7 @@ function decideCreate(cmd: CommandOf<'CreateCard'>, state: CardAggregate): CardE
     );
   }
   const currency = checkFundingSources(cmd.fundingSources, cmd.holderAccounts);
+  const spendingControls = checkSpendingControls(cmd.spendingControls, 'spendingControls');
   const walletAccountId = owningWalletAccount(cmd.holderAccounts, currency);
   const { issuerRef, brand } = requestedCardDetails(cmd.issuanceSeed);
   const card: CardSnapshot = {
@@ -129,6 +137,7 @@ function decideCreate(cmd: CommandOf<'CreateCard'>, state: CardAggregate): CardE
     panEmbedUrl: null,
     currency,
     issuerRef,
+    ...(spendingControls ? { spendingControls } : {}),
     createdAt: cmd.now,
     updatedAt: cmd.now,
   };
@@ -182,6 +191,8 @@ function decideUpdate(cmd: CommandOf<'UpdateCard'>, state: ExistingCard): CardEv
     throw invalidTransition(card.state, cmd.state);
   if (cmd.fundingSources !== undefined && card.state === 'CLOSED')
     throw invalidTransition('CLOSED', 'new funding sources');
+  if (cmd.spendingControls !== undefined && card.state === 'CLOSED')
+    throw invalidTransition('CLOSED', 'new spending controls');
   const events: CardEvent[] = [];
   if (cmd.requestId !== undefined) {
     const data = { platformId, cardId: card.id, requestId: cmd.requestId };
@@ -204,6 +215,15 @@ function decideUpdate(cmd: CommandOf<'UpdateCard'>, state: ExistingCard): CardEv
           card: current,
         },
       });
+    }
+  }
+  if (cmd.spendingControls !== undefined) {
+    const controls = checkSpendingControls(cmd.spendingControls, 'spendingControls');
+    const previous = current.spendingControls ?? null;
+    if (JSON.stringify(controls) !== JSON.stringify(previous)) {
+      current = { ...current, spendingControls: controls, updatedAt: cmd.now };
+      const data = { platformId, cardId: card.id, previousSpendingControls: previous, card: current };
+      events.push({ type: 'CardSpendingControlsChanged', data });
     }
   }
   if (cmd.state !== undefined) {
@@ -231,6 +251,8 @@ export type CardResource = Omit<CardSnapshot, IssuedField> & {
 export function toCardResource(card: CardSnapshot): CardResource {
   const resource: Record<string, unknown> = { ...card };
   for (const field of ISSUED_FIELDS) if (resource[field] === null) delete resource[field];
+  // The card's own spending controls, absent while it has none (the platform's default applies then).
+  if (!card.spendingControls) delete resource.spendingControls;
   return resource as CardResource;
 }
 
@@ -247,6 +269,7 @@ function evolve(state: CardAggregate, event: CardEvent): CardAggregate {
     }
     case 'CardStateChanged':
     case 'CardFundingSourcesChanged':
+    case 'CardSpendingControlsChanged':
       return state.exists ? { ...state, card: event.data.card } : state;
     case 'ResourceAbandoned':
       return { ...state, abandoned: true };
@@ -262,8 +285,14 @@ function evolve(state: CardAggregate, event: CardEvent): CardAggregate {
       if (event.type === 'CardAuthorizationCleared' || event.type === 'CardClearingDeclined') {
         state.clearings.delete(event.data.authorization.id);
       }
-      return state;
+      return event.type === 'CardAuthorizationRecorded' ? countSpend(state, event.data.authorization) : state;
   }
+}
+
+/** An approved authorization counts towards the spending controls' daily and monthly limits. */
+function countSpend(state: CardAggregate, a: CardAuthorizationRecord): CardAggregate {
+  if (a.status === 'DECLINED') return state;
+  return { ...state, spendUsage: addSpend(state.spendUsage, BigInt(a.amount), a.createdAt) } as CardAggregate;
 }
 
 export const cardDecider: Decider<CardAggregate, CardCommand, CardEvent> = { initialState, evolve, decide };

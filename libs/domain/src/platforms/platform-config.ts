@@ -3,6 +3,7 @@ import { compact } from '../objects.js';
 import { invalid } from '../errors.js';
 import { currency, CURRENCY_CODES } from '../money.js';
 import { railsFor, UMA_RAIL } from '../payments/rates/rate-table.js';
+import type { SpendingControls } from '../cards/card-spending.js';
 
 /**
  * The platform's configuration beyond webhooks, with the public API's field names: the UMA domain its
@@ -58,6 +59,8 @@ export interface PlatformConfigChanges {
   embeddedWalletConfig?: EmbeddedWalletConfig;
   /** Production platforms' bank rails, the whole list (see payments/rails/bank-rails.ts). */
   rails?: BankRailConfig[];
+  /** The spending controls of the platform's cards that have none of their own; null removes them. */
+  cardSpendingControls?: SpendingControls | null;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Decider, Unset } from '../decider.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { validateBankRails, type BankRailConfig } from '../payments/rails/bank-rails.js';
 import type { Permission } from './permissions.js';
+import { checkSpendingControls, type SpendingControls } from '../cards/card-spending.js';
 import {
   mergeEmbeddedWalletConfig,
   validateSupportedCurrencies,
@@ -40,6 +41,8 @@ interface PlatformHoldings {
   embeddedWalletConfig?: EmbeddedWalletConfig;
   /** Production platforms' bank rails, one per currency (PATCH /config). */
   rails?: BankRailConfig[];
+  /** Spending controls of the platform's cards without their own (PATCH /config). */
+  cardSpendingControls?: SpendingControls | null;
   configUpdatedAt?: string;
   tokens: Map<string, ApiTokenState>;
   /** Settlement account id by currency. */
@@ -103,6 +106,10 @@ export type PlatformCommand =
 
 const initialState = (): PlatformState => ({ exists: false, tokens: new Map(), settlementAccounts: new Map() });
 
+/** The cards' default spending controls as a change (null removes them), checked. */
+const cardControls = (controls: SpendingControls | null | undefined): PlatformConfigChanges =>
+  controls === undefined ? {} : { cardSpendingControls: checkSpendingControls(controls, 'cardSpendingControls') };
+
 function decide(cmd: PlatformCommand, state: PlatformState): PlatformEvent[] {
   if (cmd.type === 'CreatePlatform') {
     if (state.exists) throw conflict('PLATFORM_EXISTS', `platform ${cmd.platformId} already exists`);
@@ -143,7 +150,7 @@ function decide(cmd: PlatformCommand, state: PlatformState): PlatformEvent[] {
         },
       ];
     case 'UpdatePlatformConfig': {
-      const { umaDomain, supportedCurrencies, embeddedWalletConfig, rails } = cmd.changes;
+      const { umaDomain, supportedCurrencies, embeddedWalletConfig, rails, cardSpendingControls } = cmd.changes;
       if (supportedCurrencies) validateSupportedCurrencies(supportedCurrencies);
       if (rails) {
         if (state.sandbox && rails.length > 0)
@@ -151,6 +158,7 @@ function decide(cmd: PlatformCommand, state: PlatformState): PlatformEvent[] {
         validateBankRails(rails);
       }
       const changes: PlatformConfigChanges = {
+        ...cardControls(cardSpendingControls),
         ...(rails ? { rails } : {}),
         ...(umaDomain !== undefined ? { umaDomain } : {}),
         ...(supportedCurrencies ? { supportedCurrencies } : {}),

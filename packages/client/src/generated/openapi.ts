@@ -986,7 +986,7 @@ export interface paths {
         put?: never;
         /**
          * Request a card
-         * @description States: a card requested for a holder whose KYC is PENDING starts PENDING_KYC and moves to PENDING_ISSUE when the holder is approved (a REJECTED holder gets 400 CARDHOLDER_KYC_NOT_APPROVED); PENDING_ISSUE lasts while the issuer provisions the card (sandbox: 5 seconds on the sandbox clock), then ACTIVE, or CLOSED with stateReason ISSUER_REJECTED when the issuer refuses it (sandbox: a platformCardId ending in 002). brand and issuerRef are set on request; last4, expMonth, expYear and panEmbedUrl (the issuer iframe that shows PAN, CVV and expiry; the full PAN and CVV never pass through this service) once issued. The service closes the open cards of a deleted holder (stateReason CLOSED_BY_SERVICE). The form factor is the field `form` (only VIRTUAL). The currency derives from the funding sources. Funding sources: at least one, each an open internal account of the holder, all in one currency, tried in the given order by authorization. The card’s owning internal account is the holder’s EMBEDDED_WALLET account in the card’s currency, recorded when the card is created (a holder without one gets 400 CARDHOLDER_WALLET_REQUIRED); changes are a signed retry stamped by an active session of that account.
+         * @description States: a card requested for a holder whose KYC is PENDING starts PENDING_KYC and moves to PENDING_ISSUE when the holder is approved (a REJECTED holder gets 400 CARDHOLDER_KYC_NOT_APPROVED); PENDING_ISSUE lasts while the issuer provisions the card (sandbox: 5 seconds on the sandbox clock), then ACTIVE, or CLOSED with stateReason ISSUER_REJECTED when the issuer refuses it (sandbox: a platformCardId ending in 002). brand and issuerRef are set on request; last4, expMonth, expYear and panEmbedUrl (the issuer iframe that shows PAN, CVV and expiry; the full PAN and CVV never pass through this service) once issued. The service closes the open cards of a deleted holder (stateReason CLOSED_BY_SERVICE). The form factor is the field `form` (only VIRTUAL). The currency derives from the funding sources. Funding sources: at least one, each an open internal account of the holder, all in one currency, tried in the given order by authorization. The card’s owning internal account is the holder’s EMBEDDED_WALLET account in the card’s currency, recorded when the card is created (a holder without one gets 400 CARDHOLDER_WALLET_REQUIRED); changes are a signed retry stamped by an active session of that account. spendingControls: the card’s own spending controls (see SpendingControls; absent or null: the platform’s cardSpendingControls of PATCH /config apply); 400 INVALID_INPUT naming the field for a limit outside 1 to 9000000000000000, a malformed code or both category lists.
          */
         post: operations["Cards_create"];
         delete?: never;
@@ -1034,9 +1034,29 @@ export interface paths {
         head?: never;
         /**
          * Change a card’s state and/or funding sources
-         * @description state: ACTIVE <-> FROZEN, ACTIVE/FROZEN -> CLOSED (stateReason CLOSED_BY_PLATFORM, funding sources detached, open authorizations reversed and their holds released; CLOSED is terminal); any other transition is 409 INVALID_STATE_TRANSITION. fundingSources replaces the whole ordered binding (at least one, the holder’s, in the card currency) and cannot accompany state CLOSED. Emits card.state_change / card.funding_source_change (events CardStateChanged / CardFundingSourcesChanged). The card’s owning internal account is the holder’s EMBEDDED_WALLET account in the card’s currency, recorded when the card is created (a holder without one gets 400 CARDHOLDER_WALLET_REQUIRED); changes are a signed retry stamped by an active session of that account. A request that would be refused is refused before a challenge is issued.
+         * @description state: ACTIVE <-> FROZEN, ACTIVE/FROZEN -> CLOSED (stateReason CLOSED_BY_PLATFORM, funding sources detached, open authorizations reversed and their holds released; CLOSED is terminal); any other transition is 409 INVALID_STATE_TRANSITION. fundingSources replaces the whole ordered binding (at least one, the holder’s, in the card currency) and cannot accompany state CLOSED. spendingControls replaces the card’s own controls as a whole, null removes them (not on a CLOSED card: 409); emits no webhook (the Card resource shows them). Emits card.state_change / card.funding_source_change (events CardStateChanged / CardFundingSourcesChanged). The card’s owning internal account is the holder’s EMBEDDED_WALLET account in the card’s currency, recorded when the card is created (a holder without one gets 400 CARDHOLDER_WALLET_REQUIRED); changes are a signed retry stamped by an active session of that account. A request that would be refused is refused before a challenge is issued.
          */
         patch: operations["Cards_update"];
+        trace?: never;
+    };
+    "/cards/{id}/spending-controls/backtest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Backtest spending controls on a card’s past authorizations
+         * @description Replays the card’s authorizations recorded in [from, to) (at most 366 days) from its event stream against a draft of spending controls, and answers what the draft would have decided differently; nothing is written (no signature needed). Each authorization is decided again by the same rules the card applies, on the card as it was then: a decline by the card’s state or currency stands; then the draft’s controls, whose daily and monthly usage counts the approvals the draft itself would have made (approvals before `from` count as they were decided); then the funds as the history found them (INSUFFICIENT_FUNDS stays so; an approval had them; an authorization the controls in force declined and the draft approves is marked fundsAssumed). The answer lists each changed authorization (at most 10,000; changesTruncated says when more changed) with its actual and draft decision, the count and amount per pair of decisions, and totals. 400 INVALID_INPUT for bad controls or period; another platform’s card 404 CARD_NOT_FOUND.
+         */
+        post: operations["Cards_backtest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/config": {
@@ -1058,7 +1078,7 @@ export interface paths {
         head?: never;
         /**
          * Update the platform configuration
-         * @description Only the fields given change. webhookEndpoint: an https URL (http is accepted on sandbox platforms) on a public host: loopback, private, link-local, CGNAT, multicast, reserved and cloud metadata addresses are refused in every spelling (400), and names are resolved and checked again at every delivery, unless the operator allow-listed the host (`WEBHOOK_ALLOWED_HOSTS`); null turns webhooks off; the first one generates the webhook signing key pair and secret. umaDomain: where new customers’ UMA addresses are generated. supportedCurrencies replaces the list (each a currency the service supports: 400 INVALID_CURRENCY otherwise). embeddedWalletConfig: fields omitted are left as they are. decisionEndpoints replaces the list of decision endpoints ([] removes them), at most one per type: CARD_AUTHORIZATION.REQUEST (a card authorization that passed the card’s screening) and AGENT_ACTION.REQUEST (an agent action that needs approval). The url follows webhookEndpoint’s rules; deadlineMs (50 to 2000, default 2000) bounds the wait from the request’s arrival; defaultDecision decides when the endpoint times out, cannot be reached, answers other than 2xx or an unusable answer (cards: APPROVE or DECLINE, default DECLINE; agent actions: APPROVE, REJECT or WAIT, default WAIT). The request is a POST of `{type, id, timestamp, data}` signed as webhooks are; the answer is 200 with `{"decision": "APPROVE"|"DECLINE"|"REJECT", "reason"?, "approvedAmount"?}` (approvedAmount: a card’s partial approval, an integer at most the amount requested). The first endpoint set generates the webhook signing material if none exists.
+         * @description Only the fields given change. webhookEndpoint: an https URL (http is accepted on sandbox platforms) on a public host: loopback, private, link-local, CGNAT, multicast, reserved and cloud metadata addresses are refused in every spelling (400), and names are resolved and checked again at every delivery, unless the operator allow-listed the host (`WEBHOOK_ALLOWED_HOSTS`); null turns webhooks off; the first one generates the webhook signing key pair and secret. umaDomain: where new customers’ UMA addresses are generated. supportedCurrencies replaces the list (each a currency the service supports: 400 INVALID_CURRENCY otherwise). embeddedWalletConfig: fields omitted are left as they are. cardSpendingControls: the spending controls of the platform’s cards that have none of their own (replaced as a whole; null removes them; see Card.spendingControls). decisionEndpoints replaces the list of decision endpoints ([] removes them), at most one per type: CARD_AUTHORIZATION.REQUEST (a card authorization that passed the card’s screening) and AGENT_ACTION.REQUEST (an agent action that needs approval). The url follows webhookEndpoint’s rules; deadlineMs (50 to 2000, default 2000) bounds the wait from the request’s arrival; defaultDecision decides when the endpoint times out, cannot be reached, answers other than 2xx or an unusable answer (cards: APPROVE or DECLINE, default DECLINE; agent actions: APPROVE, REJECT or WAIT, default WAIT). The request is a POST of `{type, id, timestamp, data}` signed as webhooks are; the answer is 200 with `{"decision": "APPROVE"|"DECLINE"|"REJECT", "reason"?, "approvedAmount"?}` (approvedAmount: a card’s partial approval, an integer at most the amount requested). The first endpoint set generates the webhook signing material if none exists.
          */
         patch: operations["PlatformConfig_update"];
         trace?: never;
@@ -1952,7 +1972,7 @@ export interface paths {
         put?: never;
         /**
          * Simulate a card authorization (sandbox)
-         * @description Declined with 400 and the decline reason as `code` (the authorization is kept in the card’s audit history; it opens no transaction): CARD_PAUSED (FROZEN card, or a merchant descriptor ending in 003), CARD_CLOSED, CARD_NOT_ACTIVE (PENDING_KYC, PENDING_ISSUE), CURRENCY_MISMATCH (currency.code other than the card’s), INSUFFICIENT_FUNDS (descriptor ending in 002, or no funding source has the funds), PLATFORM_DECLINED (the platform’s CARD_AUTHORIZATION.REQUEST decision endpoint, or its default, declined: `details.decision` says who, with the reason or the fallback). An authorization that passed the card’s screening is first put to that endpoint when the platform registered one (PATCH /config decisionEndpoints); its approvedAmount (a partial approval) is what is held. Otherwise the funding sources are tried in order and the first ACTIVE one with the funds gets a hold (a pending ledger transfer to the platform’s settlement account of the currency) and the answer is the AUTHORIZED CardTransaction; with a descriptor ending in 006 the pull is then reported failed: the hold is released and the transaction is in EXCEPTION (a later clearing pulls anew, as a late presentment). An approval not cleared within 7 days (sandbox clock) expires: its hold is released and it ends SETTLED with nothing settled; a later clearing is a late presentment.
+         * @description Declined with 400 and the decline reason as `code` (the authorization is kept in the card’s audit history; it opens no transaction): CARD_PAUSED (FROZEN card, or a merchant descriptor ending in 003), CARD_CLOSED, CARD_NOT_ACTIVE (PENDING_KYC, PENDING_ISSUE), CURRENCY_MISMATCH (currency.code other than the card’s), then the spending controls (the card’s own, else the platform’s cardSpendingControls): MERCHANT_CATEGORY_BLOCKED, MERCHANT_CATEGORY_NOT_ALLOWED, MERCHANT_COUNTRY_NOT_ALLOWED, SPENDING_LIMIT_PER_AUTHORIZATION, SPENDING_LIMIT_DAILY, SPENDING_LIMIT_MONTHLY (checked again when the authorization is recorded, so concurrent authorizations never pass a limit together), INSUFFICIENT_FUNDS (descriptor ending in 002, or no funding source has the funds), PLATFORM_DECLINED (the platform’s CARD_AUTHORIZATION.REQUEST decision endpoint, or its default, declined: `details.decision` says who, with the reason or the fallback). An authorization that passed the card’s screening and spending controls is first put to that endpoint when the platform registered one (PATCH /config decisionEndpoints); its approvedAmount (a partial approval) is what is held. Otherwise the funding sources are tried in order and the first ACTIVE one with the funds gets a hold (a pending ledger transfer to the platform’s settlement account of the currency) and the answer is the AUTHORIZED CardTransaction; with a descriptor ending in 006 the pull is then reported failed: the hold is released and the transaction is in EXCEPTION (a later clearing pulls anew, as a late presentment). An approval not cleared within 7 days (sandbox clock) expires: its hold is released and it ends SETTLED with nothing settled; a later clearing is a late presentment.
          */
         post: operations["SandboxCards_authorize"];
         delete?: never;
@@ -4911,10 +4931,81 @@ export interface components {
             currency: string;
             /** @description Opaque issuer card id. */
             issuerRef: string;
+            /** @description The card’s own spending controls; absent while it has none (the platform’s cardSpendingControls apply). */
+            spendingControls?: components["schemas"]["SpendingControls"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** @description Spending controls (as Stripe Issuing’s spending_controls): checked on every authorization after the card’s state and currency and before the funding sources, each with its own decline code. Amounts in the smallest unit of the card’s currency. Daily and monthly limits count the amounts of the card’s approved authorizations in the UTC day and month of the platform’s clock (a reversal or an expiry does not give the amount back). A field absent or null sets no rule. */
+        SpendingControls: {
+            /** @description The most one authorization may ask (SPENDING_LIMIT_PER_AUTHORIZATION). */
+            perAuthorizationLimit?: number | null;
+            /** @description The most approved authorizations may add up to in a UTC day (SPENDING_LIMIT_DAILY). */
+            dailyLimit?: number | null;
+            /** @description The same in a UTC month (SPENDING_LIMIT_MONTHLY). */
+            monthlyLimit?: number | null;
+            /** @description Only these MCCs are approved (MERCHANT_CATEGORY_NOT_ALLOWED); not with blockedMerchantCategories. */
+            allowedMerchantCategories?: string[] | null;
+            /** @description These MCCs are declined (MERCHANT_CATEGORY_BLOCKED); not with allowedMerchantCategories. */
+            blockedMerchantCategories?: string[] | null;
+            /** @description ISO 3166-1 alpha-2: only merchants in these countries are approved (MERCHANT_COUNTRY_NOT_ALLOWED). */
+            allowedMerchantCountries?: string[] | null;
+        };
+        /**
+         * @description Why an authorization was declined, in the order they are checked: the card’s state and currency, the spending controls (merchant category, merchant country, per-authorization, daily, monthly), the funds.
+         * @enum {string}
+         */
+        CardDeclineReason: "CARD_PAUSED" | "CARD_CLOSED" | "CARD_NOT_ACTIVE" | "CURRENCY_MISMATCH" | "MERCHANT_CATEGORY_BLOCKED" | "MERCHANT_CATEGORY_NOT_ALLOWED" | "MERCHANT_COUNTRY_NOT_ALLOWED" | "SPENDING_LIMIT_PER_AUTHORIZATION" | "SPENDING_LIMIT_DAILY" | "SPENDING_LIMIT_MONTHLY" | "INSUFFICIENT_FUNDS";
+        CardBacktestDecision: {
+            /** @enum {string} */
+            outcome: "APPROVED" | "DECLINED";
+            declineReason: components["schemas"]["CardDeclineReason"] | null;
+        };
+        CardBacktestTally: {
+            /** @description Authorizations. */
+            count: number;
+            amount: number | null;
+            /** @description The exact sum as a decimal string, when `amount` is null. */
+            exact?: string;
+        };
+        CardBacktestChange: {
+            authorizationId: string;
+            /** Format: date-time */
+            at: string;
+            /** @description Smallest unit of the card’s currency. */
+            amount: number;
+            currency: string;
+            merchant: components["schemas"]["CardMerchant"];
+            actual: components["schemas"]["CardBacktestDecision"];
+            draft: components["schemas"]["CardBacktestDecision"];
+            /** @description Declined by the controls in force, approved by the draft: the funds were never tried. */
+            fundsAssumed?: boolean;
+        };
+        /** @description What a draft of spending controls would have decided differently over a period of the card. */
+        CardSpendingControlsBacktest: {
+            cardId: string;
+            currency: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            spendingControls: components["schemas"]["SpendingControls"] | null;
+            /** @description Authorizations recorded in the period. */
+            authorizations: number;
+            actualApproved: components["schemas"]["CardBacktestTally"];
+            draftApproved: components["schemas"]["CardBacktestTally"];
+            changed: components["schemas"]["CardBacktestTally"];
+            /** @description Per pair of decisions (actual, draft) that differ: how many and their amounts. */
+            transitions: ({
+                actual: components["schemas"]["CardBacktestDecision"];
+                draft: components["schemas"]["CardBacktestDecision"];
+            } & components["schemas"]["CardBacktestTally"])[];
+            /** @description In the order they were recorded. */
+            changes: components["schemas"]["CardBacktestChange"][];
+            /** @description More than 10,000 changed: the first 10,000 are listed. */
+            changesTruncated: boolean;
         };
         CardMerchant: {
             /** @description As the card network presented it. */
@@ -5721,6 +5812,8 @@ export interface components {
             isRegulatedFinancialInstitution: boolean;
             /** @description Present once the platform has set it. */
             embeddedWalletConfig?: components["schemas"]["EmbeddedWalletConfig"];
+            /** @description The spending controls of the platform’s cards that have none of their own; absent while none. */
+            cardSpendingControls?: components["schemas"]["SpendingControls"];
             /** @description Production platforms’ bank rails, one per currency; absent while none is set. */
             rails?: components["schemas"]["BankRail"][];
             /**
@@ -6110,6 +6203,14 @@ export interface components {
             account: components["schemas"]["BankRailAccountDto"];
             creditorSchemeId?: string;
         };
+        SpendingControlsDto: {
+            perAuthorizationLimit?: number | null;
+            dailyLimit?: number | null;
+            monthlyLimit?: number | null;
+            allowedMerchantCategories?: string[] | null;
+            blockedMerchantCategories?: string[] | null;
+            allowedMerchantCountries?: string[] | null;
+        };
         DecisionEndpointDto: {
             /** @enum {string} */
             type: "CARD_AUTHORIZATION.REQUEST" | "AGENT_ACTION.REQUEST";
@@ -6124,6 +6225,7 @@ export interface components {
             supportedCurrencies?: components["schemas"]["PlatformCurrencyConfigDto"][];
             embeddedWalletConfig?: components["schemas"]["EmbeddedWalletConfigDto"];
             rails?: components["schemas"]["BankRailConfigDto"][];
+            cardSpendingControls?: components["schemas"]["SpendingControlsDto"] | null;
             decisionEndpoints?: components["schemas"]["DecisionEndpointDto"][];
         };
         FundDto: {
@@ -6160,11 +6262,18 @@ export interface components {
             /** @enum {string} */
             form: "VIRTUAL";
             fundingSources: string[];
+            spendingControls?: components["schemas"]["SpendingControlsDto"] | null;
+        };
+        SpendingControlsBacktestDto: {
+            spendingControls?: components["schemas"]["SpendingControlsDto"] | null;
+            from: string;
+            to: string;
         };
         UpdateCardDto: {
             /** @enum {string} */
             state?: "ACTIVE" | "FROZEN" | "CLOSED";
             fundingSources?: string[];
+            spendingControls?: components["schemas"]["SpendingControlsDto"] | null;
         };
         CardProcessorMessageDto: {
             /** @enum {string} */
@@ -11490,6 +11599,90 @@ export interface operations {
             };
             /** @description Conflicts with the resource’s current state. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Cards_backtest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpendingControlsBacktestDto"];
+            };
+        };
+        responses: {
+            /** @description What the draft would have decided differently */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardSpendingControlsBacktest"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

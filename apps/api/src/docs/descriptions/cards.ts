@@ -32,11 +32,16 @@ export const OWNER =
   'currency, recorded when the card is created (a holder without one gets 400 CARDHOLDER_WALLET_REQUIRED); ' +
   'changes are a signed retry stamped by an active session of that account.';
 
+export const SPENDING =
+  'spendingControls: the card’s own spending controls (see SpendingControls; absent or null: the platform’s ' +
+  'cardSpendingControls of PATCH /config apply); 400 INVALID_INPUT naming the field for a limit outside 1 to ' +
+  '9000000000000000, a malformed code or both category lists.';
+
 /** Descriptions of the routes of cards.controller.ts, by handler. */
 export const CARDS_TEXT = {
   create:
     `${LIFECYCLE} Funding sources: at least one, each an open internal account of the ` +
-    `holder, all in one currency, tried in the given order by authorization. ${OWNER}`,
+    `holder, all in one currency, tried in the given order by authorization. ${OWNER} ${SPENDING}`,
   list:
     'Filters: customerId (holder), accountId (cards that internal account funds; closed cards ' +
     'have no bindings), platformCardId, state. Newest first unless sortOrder=asc.',
@@ -46,6 +51,19 @@ export const CARDS_TEXT = {
     'terminal); any other transition is 409 INVALID_STATE_TRANSITION. ' +
     'fundingSources replaces the whole ordered binding (at least one, the holder’s, in the card ' +
     'currency) and cannot accompany state CLOSED. ' +
+    'spendingControls replaces the card’s own controls as a whole, null removes them (not on a CLOSED card: 409); ' +
+    'emits no webhook (the Card resource shows them). ' +
     `Emits card.state_change / card.funding_source_change (events CardStateChanged / ` +
     `CardFundingSourcesChanged). ${OWNER} A request that would be refused is refused before a challenge is issued.`,
+  backtest:
+    'Replays the card’s authorizations recorded in [from, to) (at most 366 days) from its event stream against a ' +
+    'draft of spending controls, and answers what the draft would have decided differently; nothing is written ' +
+    '(no signature needed). Each authorization is decided again by the same rules the card applies, on the card ' +
+    'as it was then: a decline by the card’s state or currency stands; then the draft’s controls, whose daily and ' +
+    'monthly usage counts the approvals the draft itself would have made (approvals before `from` count as they ' +
+    'were decided); then the funds as the history found them (INSUFFICIENT_FUNDS stays so; an approval had them; ' +
+    'an authorization the controls in force declined and the draft approves is marked fundsAssumed). The answer ' +
+    'lists each changed authorization (at most 10,000; changesTruncated says when more changed) with its actual ' +
+    'and draft decision, the count and amount per pair of decisions, and totals. 400 INVALID_INPUT for bad ' +
+    'controls or period; another platform’s card 404 CARD_NOT_FOUND.',
 };

@@ -42,5 +42,7 @@ export const PLATFORM_CONFIG_TEXT = {
     'generates the webhook signing key pair and secret. umaDomain: where new customers’ UMA addresses are ' +
     'generated. supportedCurrencies replaces the list (each a currency the service supports: 400 ' +
     'INVALID_CURRENCY otherwise). embeddedWalletConfig: fields omitted are left as they are. ' +
+    'cardSpendingControls: the spending controls of the platform’s cards that have none of their own (replaced ' +
+    'as a whole; null removes them; see Card.spendingControls). ' +
     DECISION_ENDPOINTS,
 };

@@ -11,12 +11,16 @@ export const SANDBOX_CARDS_TEXT = {
     'Declined with 400 and the decline reason as `code` (the authorization is kept in the card’s ' +
     'audit history; it opens no transaction): CARD_PAUSED (FROZEN card, or a merchant descriptor ' +
     'ending in 003), CARD_CLOSED, CARD_NOT_ACTIVE (PENDING_KYC, PENDING_ISSUE), CURRENCY_MISMATCH ' +
-    '(currency.code other than the card’s), INSUFFICIENT_FUNDS (descriptor ending in 002, or no ' +
+    '(currency.code other than the card’s), then the spending controls (the card’s own, else the platform’s ' +
+    'cardSpendingControls): MERCHANT_CATEGORY_BLOCKED, MERCHANT_CATEGORY_NOT_ALLOWED, ' +
+    'MERCHANT_COUNTRY_NOT_ALLOWED, SPENDING_LIMIT_PER_AUTHORIZATION, SPENDING_LIMIT_DAILY, SPENDING_LIMIT_MONTHLY ' +
+    '(checked again when the authorization is recorded, so concurrent authorizations never pass a limit together), ' +
+    'INSUFFICIENT_FUNDS (descriptor ending in 002, or no ' +
     'funding source has the funds), PLATFORM_DECLINED (the platform’s CARD_AUTHORIZATION.REQUEST decision ' +
     'endpoint, or its default, declined: `details.decision` says who, with the reason or the fallback). An ' +
-    'authorization that passed the card’s screening is first put to that endpoint when the platform registered ' +
-    'one (PATCH /config decisionEndpoints); its approvedAmount (a partial approval) is what is held. ' +
-    'Otherwise the funding sources are tried in order and the first ' +
+    'authorization that passed the card’s screening and spending controls is first put to that endpoint when the ' +
+    'platform registered one (PATCH /config decisionEndpoints); its approvedAmount (a partial approval) is what is ' +
+    'held. Otherwise the funding sources are tried in order and the first ' +
     'ACTIVE one with the funds gets a hold (a pending ledger transfer to the platform’s settlement ' +
     'account of the currency) and the answer is the AUTHORIZED CardTransaction; with a descriptor ' +
     'ending in 006 the pull is then reported failed: the hold is released and the transaction is ' +

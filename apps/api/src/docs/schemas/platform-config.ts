@@ -68,6 +68,10 @@ export const platformConfigSchemas: Record<string, Schema> = {
         $ref: '#/components/schemas/EmbeddedWalletConfig',
         description: 'Present once the platform has set it.',
       },
+      cardSpendingControls: {
+        $ref: '#/components/schemas/SpendingControls',
+        description: 'The spending controls of the platform’s cards that have none of their own; absent while none.',
+      },
       rails: {
         type: 'array',
         items: { $ref: '#/components/schemas/BankRail' },

@@ -24,5 +24,10 @@ export const cardProjection = defineProjection<CardEvent>({
   // The list's filters (bench `lists`): a customer, a state, the platform's own card id. A funding account
   // (`accountId`, an element of `fundingSources`) is matched along the platform's cards.
   indexes: listIndexes(Collections.cards, [[], 'customerId', 'state', 'platformCardId'], { counted: [[], 'state'] }),
-  on: { CardCreated: putCard, CardStateChanged: putCard, CardFundingSourcesChanged: putCard },
+  on: {
+    CardCreated: putCard,
+    CardStateChanged: putCard,
+    CardFundingSourcesChanged: putCard,
+    CardSpendingControlsChanged: putCard,
+  },
 });
