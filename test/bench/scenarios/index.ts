@@ -9,6 +9,7 @@ import { coldStart } from './cold-start.js';
 import { lists } from './lists.js';
 import { topology } from './topology.js';
 import { rails } from './rails.js';
+import { cardAuthorizations } from './card-authorizations.js';
 
 export type { Scenario } from '../scenario.js';
 
@@ -26,4 +27,5 @@ export const scenarios: Scenario[] = [
   lists,
   topology,
   rails,
+  cardAuthorizations,
 ];
