@@ -10,6 +10,7 @@ import { coldStart } from './cold-start.js';
 import { lists } from './lists.js';
 import { topology } from './topology.js';
 import { rails } from './rails.js';
+import { cardAuthorizations } from './card-authorizations.js';
 
 export type { Scenario } from '../scenario.js';
 
@@ -28,4 +29,5 @@ export const scenarios: Scenario[] = [
   lists,
   topology,
   rails,
+  cardAuthorizations,
 ];
