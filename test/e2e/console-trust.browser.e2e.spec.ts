@@ -55,6 +55,7 @@ describe('operations console: amounts, approvals, deliveries and declines an ope
   let page: Page;
   let holder: Cardholder;
   let completedId: string;
+  let payoutId: string;
   const actions: { id: string; customerId: string }[] = [];
   const errors: string[] = [];
 
@@ -103,6 +104,16 @@ describe('operations console: amounts, approvals, deliveries and declines an ope
       (ds: any[]) => ds.length === 2 && ds.every((d) => d.lastStatusCode === 503),
       { what: 'both approval webhooks answered 503', timeoutMs: 10_000 },
     );
+    // A payout to the holder's bank account with a quote: 12.50 USD and its fee.
+    const bank = await a.m.external(holder.customerId, 'USD', '777');
+    const quote = await t.api.post('/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: holder.usd },
+      destination: { destinationType: 'ACCOUNT', accountId: bank },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1_250,
+    });
+    expect(quote.status).toBe(201);
+    payoutId = (await t.api.post(`/quotes/${quote.body.id}/execute`)).body.transactionId;
     await pendingIncoming(t.api, holder.customerId, 12_345);
     browser = await launchChromium();
     page = await offlinePage(browser, t.url, errors);
@@ -182,7 +193,11 @@ describe('operations console: amounts, approvals, deliveries and declines an ope
     await page.setViewportSize(size);
     await search(completedId);
     await page.locator('#ledger-legs td.num', { hasText: '$70.00 USD' }).first().waitFor();
-    expect(await page.textContent('#tx-fees')).toMatch(/^\$\d+\.\d\d USD$/);
+    expect(await page.textContent('#tx-fees')).toBe('$0.00 USD');
+    expect(await layoutProblems(page)).toEqual([]);
+    await search(payoutId);
+    await page.locator('#tx-fees', { hasText: '$0.50 USD' }).waitFor();
+    await page.locator('#ledger-legs td.num', { hasText: '$12.50 USD' }).first().waitFor();
     await check('transaction', size, '#detail');
     expect(errors).toEqual([]);
   });

@@ -1,6 +1,6 @@
 // Customer search and drill-down: customer → accounts → transactions → detail; card → history.
 import { get, q } from './api.js';
-import { cells, code, esc, formatMoney, minor, money, num, status, table, when } from './format.js';
+import { breakable, cells, code, esc, formatMoney, minor, money, num, status, table, when } from './format.js';
 import { authorizationsOf, renderAuthorizations, renderCardTransactions, showPostings, transactionRow } from './ops.js';
 
 const $ = (id) => document.getElementById(id);
@@ -102,10 +102,10 @@ export async function showTransaction(id, target = 'subdetail') {
           `<tr>${cells(
             when(e.occurredAt ?? e.recordedAt),
             code(e.leg.transferId),
-            esc(e.leg.kind),
+            breakable(e.leg.kind),
             code(e.leg.debitAccountId),
             code(e.leg.creditAccountId),
-          )}<td class="num">${esc(minor(e.leg.amount, e.leg.currency))}</td>${cells(esc(e.leg.code))}</tr>`,
+          )}<td class="num">${esc(minor(e.leg.amount, e.leg.currency))}</td>${cells(breakable(e.leg.code))}</tr>`,
       ),
     ) +
     '</div>';
