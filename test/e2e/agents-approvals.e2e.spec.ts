@@ -29,6 +29,7 @@ describe('agents: approvals', () => {
         status: 'PENDING_APPROVAL',
         type: 'TRANSFER_OUT',
         transferDetails: { amount: 800 },
+        approvalReasons: [{ rule: 'approvalThresholds.amount', threshold: { amount: 500, currency: 'USD' } }],
       });
       expect(pending.body).not.toHaveProperty('transaction');
       expect(await a.m.balance(agent.customer.accounts.USD)).toBe(10_000);

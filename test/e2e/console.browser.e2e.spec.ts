@@ -117,7 +117,7 @@ describe('operations console in a browser', () => {
       '2 transaction(s): spent $5.00 USD net (settled $5.00 USD, refunded $0.00 USD, held $12.50 USD)',
     );
     // The audit view still lists every authorization, the declined one included.
-    await page.locator('#authorizations tr', { hasText: '500 USD' }).first().waitFor();
+    await page.locator('#authorizations tr', { hasText: '$500.00 USD' }).first().waitFor();
     await page.locator('#authorizations tr', { hasText: 'AMAZON RETAIL US-002' }).locator('.status-DECLINED').waitFor();
     // Without a decision endpoint the service's rules decided each one.
     await page.locator('#authorizations tr', { hasText: 'RULES ·' }).first().waitFor();
@@ -153,7 +153,7 @@ describe('operations console in a browser', () => {
   it('finds the transaction by id and shows its ledger legs, and an account’s postings', async () => {
     await page.fill('#search input', pendingPaymentId);
     await page.click('#search button');
-    await page.locator('#ledger-legs tr', { hasText: '7000 USD' }).first().waitFor();
+    await page.locator('#ledger-legs tr', { hasText: '$70.00 USD' }).first().waitFor();
     await page.locator('#tx-status', { hasText: 'COMPLETED' }).waitFor();
     await shot('04b-transaction-legs');
     await page.fill('#search input', 'console-holder');

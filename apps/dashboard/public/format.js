@@ -20,6 +20,56 @@ export function formatMoney(amount, currency) {
 /** A money object of the API ({amount, currency}) formatted, or '' when absent. */
 export const money = (m) => (m ? formatMoney(m.amount, m.currency) : '');
 
+/**
+ * The currency's symbol and decimals for amounts in its smallest unit, where a resource gives only the code: the
+ * browser's ISO 4217 data, two decimals and no symbol for a code it does not know.
+ */
+export function currencyOf(codeOfCurrency) {
+  try {
+    const f = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: codeOfCurrency,
+      currencyDisplay: 'narrowSymbol',
+    });
+    const symbol = f.formatToParts(0).find((p) => p.type === 'currency')?.value ?? '';
+    const decimals = f.resolvedOptions().maximumFractionDigits;
+    return { code: codeOfCurrency, symbol: symbol === codeOfCurrency ? '' : symbol, decimals };
+  } catch {
+    return { code: codeOfCurrency, symbol: '', decimals: 2 };
+  }
+}
+
+/** An amount in the smallest unit of the currency `code` names, formatted; '' when absent. */
+export const minor = (amount, code) =>
+  amount === undefined || amount === null || !code ? '' : formatMoney(amount, currencyOf(code));
+
+/**
+ * A long id (`Type:uuid`) shortened in its cell: the part after its type, cut with an ellipsis where the cell ends;
+ * whole in its title.
+ */
+export const shortId = (text) =>
+  `<code class="id" title="${esc(text)}">${esc(String(text ?? '').replace(/^[A-Za-z]+:(?=.)/, ''))}</code>`;
+
+/** Text of codes and types (`INCOMING_PAYMENT.PENDING`) that may wrap after each `_` and `.`. */
+export const breakable = (text) => esc(text).replace(/([._])/g, '$1<wbr>');
+
+/** A webhook delivery's attempts in words: "delivered after 2 attempts", "failed: 503, retrying at …". */
+export function attemptsText(d) {
+  const n = d.attemptCount ?? 0;
+  const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
+  const answer = d.lastStatusCode ? `${d.lastStatusCode}` : (d.lastError ?? 'no answer');
+  const at = (iso) =>
+    String(iso)
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, 'Z');
+  if (d.status === 'DELIVERED') return `delivered after ${attempts}`;
+  if (d.status === 'DEAD') return `gave up after ${attempts}: ${answer}`;
+  if (d.status === 'FAILED') return `failed: ${answer}, not retried (${attempts})`;
+  if (n === 0) return d.nextAttemptAt ? `queued, first attempt at ${at(d.nextAttemptAt)}` : 'queued';
+  const next = d.nextAttemptAt ? `retrying at ${at(d.nextAttemptAt)}` : 'retrying';
+  return `failed: ${answer}, ${next} (${attempts} so far)`;
+}
+
 export const status = (s) => `<span class="status status-${esc(s)}">${esc(s)}</span>`;
 
 /** A date-time shortened for tables. */
@@ -46,10 +96,15 @@ export function volumePerDay(transactions) {
   return days;
 }
 
-/** An HTML table; `rows` are ready `<tr>` strings; an empty body says "none". */
-export function table(head, rows) {
+/**
+ * An HTML table; `rows` are ready `<tr>` strings; an empty body says "none". With `widths` (one CSS width a column)
+ * the table keeps to its panel's width: fixed columns, long text wrapped and ids shortened.
+ */
+export function table(head, rows, widths) {
   const none = `<tr><td colspan="${head.length}" class="muted">none</td></tr>`;
-  return `<table><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${rows.join('') || none}</table>`;
+  const cols = widths ? `<colgroup>${widths.map((w) => `<col style="width:${esc(w)}">`).join('')}</colgroup>` : '';
+  const open = widths ? '<table class="fit">' : '<table>';
+  return `${open}${cols}<tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${rows.join('') || none}</table>`;
 }
 
 /** Table cells from ready HTML strings. */

@@ -1,7 +1,19 @@
 // The console's entry point: sign-in, then the panels (each loads on its own; one failing leaves the rest).
 import { ApiError, credentials, get, post, q } from './api.js';
 import { drawFailureRate, drawVolume, drawWebhookLatency, drawWebhookOutcomes } from './charts.js';
-import { cells, code, esc, money, status, table, when } from './format.js';
+import {
+  attemptsText,
+  breakable,
+  cells,
+  esc,
+  formatMoney,
+  minor,
+  money,
+  shortId,
+  status,
+  table,
+  when,
+} from './format.js';
 import { renderResults, showCardHistory, showCustomer, showTransaction } from './views.js';
 import { loadHealth, loadSetAside, loadWebhookConfig, renderCards, renderTransactions, search } from './ops.js';
 import { loadRails } from './rails.js';
@@ -23,32 +35,96 @@ async function panel(id, load) {
   }
 }
 
+/** What an agent action would move: its amount, from where to where (a quote's or a transfer's). */
+function actionSpend(a) {
+  const quote = a.quote;
+  if (quote) {
+    const to = quote.destination ?? {};
+    return {
+      amount: formatMoney(quote.totalSendingAmount, quote.sendingCurrency),
+      receives: formatMoney(quote.totalReceivingAmount, quote.receivingCurrency),
+      source: quote.source?.accountId ?? quote.source?.sourceType,
+      destination: to.accountId ?? to.umaAddress ?? to.destinationType,
+    };
+  }
+  const d = a.transferDetails ?? {};
+  return { amount: minor(d.amount, d.currency), source: d.sourceAccountId, destination: d.destinationAccountId };
+}
+
+/** What an id names, in words: `InternalAccount:…` → "internal account". */
+const kindOf = (text) =>
+  esc((/^([A-Za-z]+):/.exec(String(text ?? ''))?.[1] ?? '').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase());
+
+/** Which rule of the agent's policy asked for approval, in words. */
+function approvalWhy(a) {
+  const words = (r) =>
+    r.rule === 'approvalThresholds.amount'
+      ? `above the approval threshold of ${minor(r.threshold?.amount, r.threshold?.currency)}`
+      : r.rule === 'accountRules.executionMode'
+        ? 'the account’s rule is APPROVAL_REQUIRED'
+        : 'the policy’s default mode is APPROVAL_REQUIRED';
+  if (!a.approvalReasons?.length) return '<span class="muted">not recorded</span>';
+  return a.approvalReasons.map((r) => `<span data-rule="${esc(r.rule)}">${breakable(words(r))}</span>`).join('<br>');
+}
+
+function actionRow(a, agentNames) {
+  const spend = actionSpend(a);
+  const amount =
+    `<span class="num money">${esc(spend.amount)}</span>` +
+    (spend.receives
+      ? `<br><span class="muted">receives <span class="money">${esc(spend.receives)}</span></span>`
+      : '') +
+    `<br><span class="muted">${esc(a.type)}</span>`;
+  const end = (label, accountId) => `${label} ${kindOf(accountId)}${shortId(accountId)}`;
+  const route = end('from', spend.source) + end('to', spend.destination);
+  const who =
+    `customer ${esc(a.platformCustomerId)} ${shortId(a.customerId)}` +
+    `agent ${esc(agentNames.get(a.agentId) ?? '')} ${shortId(a.agentId)}` +
+    `<span class="muted">requested ${when(a.createdAt)}</span>`;
+  return (
+    `<tr data-agent="${esc(a.agentId)}" data-action="${esc(a.id)}">` +
+    cells(amount, route, who, approvalWhy(a)) +
+    '<td><button data-act="approve">Approve</button> <button data-act="reject">Reject</button></td></tr>'
+  );
+}
+
+/** The agents' names by id (an agent that cannot be read is shown by its id alone). */
+async function agentNamesOf(actions) {
+  const ids = [...new Set(actions.map((a) => a.agentId))];
+  const named = await Promise.all(
+    ids.map((i) =>
+      get(`/agents/${q(i)}`).then(
+        (x) => [i, x.name],
+        () => [i, ''],
+      ),
+    ),
+  );
+  return new Map(named);
+}
+
 async function loadApprovals() {
   const [payments, actions] = await Promise.all([
     get('/transactions?status=PENDING&type=INCOMING&limit=50'),
     get('/agents/approvals?limit=50'),
   ]);
+  const agentNames = await agentNamesOf(actions.data);
   $('approvals-body').innerHTML =
     `<h3>Incoming payments</h3>` +
     table(
       ['transaction', 'customer', 'amount', 'received', ''],
       payments.data.map(
         (t) =>
-          `<tr ` +
-          `data-payment="${esc(t.id)}"><td><code>${esc(t.id)}</code></td><td><code>${esc(t.customerId)}</code></td>` +
-          `<td class="num">${esc(money(t.receivedAmount))}</td><td>${when(t.createdAt)}</td>` +
+          `<tr data-payment="${esc(t.id)}">${cells(shortId(t.id), esc(t.platformCustomerId) + shortId(t.customerId))}` +
+          `<td class="num money">${esc(money(t.receivedAmount))}</td><td>${when(t.createdAt)}</td>` +
           `<td><button data-act="approve">Approve</button> <button data-act="reject">Reject</button></td></tr>`,
       ),
+      ['24%', '24%', '18%', '16%', '18%'],
     ) +
     `<h3>Agent actions</h3>` +
     table(
-      ['action', 'agent', 'type', 'created', ''],
-      actions.data.map(
-        (a) =>
-          `<tr data-agent="${esc(a.agentId)}" data-action="${esc(a.id)}">` +
-          cells(code(a.id), code(a.agentId), esc(a.type ?? a.actionType), when(a.createdAt)) +
-          `<td><button data-act="approve">Approve</button> <button data-act="reject">Reject</button></td></tr>`,
-      ),
+      ['amount', 'from → to', 'customer · agent', 'why approval', ''],
+      actions.data.map((a) => actionRow(a, agentNames)),
+      ['20%', '24%', '22%', '20%', '14%'],
     );
   for (const button of $('approvals-body').querySelectorAll('button')) {
     const row = button.closest('tr');
@@ -66,32 +142,57 @@ async function loadApprovals() {
   }
 }
 
+/** Deliveries shown per page of the webhook deliveries panel. */
+const DELIVERIES_PAGE = 20;
+
+function deliveryRow(d) {
+  const redeliverable = d.status === 'FAILED' || d.status === 'DEAD';
+  const state = status(d.status) + (redeliverable ? '<br><button>Redeliver</button>' : '');
+  const answer = d.lastError ? ` title="${esc(d.lastError)}"` : '';
+  const attempts = `<span class="attempts"${answer}>${esc(attemptsText(d))}</span>`;
+  const row = cells(shortId(d.id), breakable(d.type), state, attempts, when(d.createdAt));
+  return `<tr data-delivery="${esc(d.id)}">${row}</tr>`;
+}
+
+/**
+ * The newest webhook deliveries, a page at a time (the API's cursor): "Load more" adds the next page under them.
+ * Redeliver starts again from the newest page.
+ */
 async function loadWebhooks() {
-  const deliveries = { data: await all('/webhooks/deliveries?sortOrder=desc') };
-  const head = ['delivery', 'type', 'status', 'attempts', 'last answer', 'created', ''];
-  $('webhooks-body').innerHTML = table(
-    head,
-    deliveries.data.map((d) => {
-      const redeliverable = d.status === 'FAILED' || d.status === 'DEAD';
-      const attempts = `${esc(d.attemptCount)}/${esc(d.maxAttempts)}`;
-      const answer = esc(d.lastStatusCode ?? d.lastError ?? '');
-      const action = redeliverable ? '<button>Redeliver</button>' : '';
-      const row = cells(code(d.id), esc(d.type), status(d.status), attempts, answer, when(d.createdAt), action);
-      return `<tr data-delivery="${esc(d.id)}">${row}</tr>`;
-    }),
-  );
-  for (const button of $('webhooks-body').querySelectorAll('button')) {
-    const id = button.closest('tr').dataset.delivery;
-    button.addEventListener('click', () =>
-      panel('webhooks-body', async () => {
-        const again = await post(`/webhooks/deliveries/${q(id)}/redeliver`);
-        toast(`Redelivery of ${id}: ${again.status}`);
-        await loadWebhooks();
-      }),
+  const body = $('webhooks-body');
+  const head = ['delivery', 'type', 'status', 'attempts', 'created'];
+  const shown = [];
+  const showPage = async (cursor) => {
+    const page = await get(
+      `/webhooks/deliveries?sortOrder=desc&limit=${DELIVERIES_PAGE}${cursor ? `&cursor=${q(cursor)}` : ''}`,
     );
-  }
-  drawWebhookOutcomes(deliveries.data);
-  drawWebhookLatency(deliveries.data);
+    shown.push(...page.data);
+    const more = page.hasMore && page.nextCursor ? '<button id="deliveries-more">Load more</button>' : '';
+    body.innerHTML =
+      table(head, shown.map(deliveryRow), ['15%', '24%', '17%', '26%', '18%']) +
+      `<p class="muted" id="deliveries-count">${esc(shown.length)} shown, newest first. ${more}</p>`;
+    body
+      .querySelector('#deliveries-more')
+      ?.addEventListener('click', () => panel('webhooks-body', () => showPage(page.nextCursor)));
+    for (const button of body.querySelectorAll('tr[data-delivery] button')) {
+      const delivery = button.closest('tr').dataset.delivery;
+      button.addEventListener('click', () =>
+        panel('webhooks-body', async () => {
+          const again = await post(`/webhooks/deliveries/${q(delivery)}/redeliver`);
+          toast(`Redelivery of ${delivery}: ${again.status}`);
+          await loadWebhooks();
+        }),
+      );
+    }
+  };
+  await showPage();
+}
+
+/** The webhook charts look at the newest deliveries (bounded, see `all`). */
+async function loadWebhookCharts() {
+  const deliveries = await all('/webhooks/deliveries?sortOrder=desc');
+  drawWebhookOutcomes(deliveries);
+  drawWebhookLatency(deliveries);
 }
 
 async function loadClock() {
@@ -136,6 +237,7 @@ async function loadVolume() {
   const transactions = await all('/transactions?sortOrder=desc');
   drawVolume(transactions);
   drawFailureRate(transactions);
+  await loadWebhookCharts();
 }
 
 function signOut(message) {

@@ -1,7 +1,7 @@
 // Health, webhook endpoint configuration, search across customers, cards and transactions, account postings and
 // card authorizations: all through the public API and the audit endpoints.
 import { ApiError, get, post, api, q } from './api.js';
-import { cells, code, esc, money, status, table, when, formatMoney } from './format.js';
+import { cells, code, esc, minor, money, status, table, when, formatMoney } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -292,18 +292,40 @@ export function decidedBy(decision) {
   return [who, `${decision.elapsedMs} ms`, decision.reason].filter(Boolean).join(' · ');
 }
 
+/** Why an authorization was declined, in words. */
+const DECLINE_REASONS = {
+  CARD_PAUSED: 'the card is frozen',
+  CARD_CLOSED: 'the card is closed',
+  CARD_NOT_ACTIVE: 'the card is not active yet',
+  CURRENCY_MISMATCH: 'no funding source in the currency',
+  INSUFFICIENT_FUNDS: 'insufficient funds',
+  PLATFORM_DECLINED: 'the platform declined it',
+  STAND_IN: 'no decision in time: the stand-in declined',
+  NETWORK_DECLINED: 'the network declined it in stand-in',
+};
+
+/** An authorization's status, with the decline reason (code and words) under a declined one. */
+function authorizationStatus(a) {
+  if (a.status !== 'DECLINED' || !a.declineReason) return status(a.status);
+  const words = DECLINE_REASONS[a.declineReason];
+  return (
+    `${status(a.status)}<br><span class="decline-reason">${code(a.declineReason)}` +
+    `${words ? ` ${esc(words)}` : ''}</span>`
+  );
+}
+
 export function renderAuthorizations(authorizations) {
   return (
     `<div id="authorizations">` +
     table(
       ['authorization', 'merchant', 'amount', 'status', 'decided by', 'cleared', 'returned', 'at'],
       authorizations.map((a) => {
-        const m = (n) => `${esc(n)} ${esc(a.currency)}`;
-        return `<tr>${cells(
+        const m = (n) => `<span class="num money">${esc(minor(n, a.currency))}</span>`;
+        return `<tr data-authorization="${esc(a.id)}">${cells(
           code(a.id),
           esc(a.merchant?.descriptor),
           m(a.amount),
-          status(a.status),
+          authorizationStatus(a),
           esc(decidedBy(a.decision)),
           m(a.clearedAmount),
           m(a.returnedAmount),

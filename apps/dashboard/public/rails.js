@@ -1,32 +1,13 @@
 // A production platform's bank rails, per currency: the credits held in suspense (assigned to an account here), each
 // day's reconciliation of the bank statement with its breaks, and the files the bank delivered.
 import { ApiError, get, post, q } from './api.js';
-import { cells, code, esc, formatMoney, status, table, when } from './format.js';
+import { cells, code, currencyOf, esc, formatMoney, status, table, when } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
 /** The newest items of a rail's list (GET /bank-rails/{currency}/{what}), and whether there are more. */
 const newest = (currency, what) => get(`/bank-rails/${q(currency)}/${what}?limit=50`);
 const more = (page) => (page.hasMore ? '<p class="muted">Showing the newest 50.</p>' : '');
-
-/**
- * The currency's symbol and decimals for amounts in its smallest unit (the rail lists give only the code): the
- * browser's ISO 4217 data, two decimals and no symbol for a code it does not know.
- */
-export function currencyOf(codeOfCurrency) {
-  try {
-    const f = new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency: codeOfCurrency,
-      currencyDisplay: 'narrowSymbol',
-    });
-    const symbol = f.formatToParts(0).find((p) => p.type === 'currency')?.value ?? '';
-    const decimals = f.resolvedOptions().maximumFractionDigits;
-    return { code: codeOfCurrency, symbol: symbol === codeOfCurrency ? '' : symbol, decimals };
-  } catch {
-    return { code: codeOfCurrency, symbol: '', decimals: 2 };
-  }
-}
 
 /** An amount of the rail lists (smallest unit, as a string) formatted; '' when absent. */
 const minor = (amount, currency) =>

@@ -1,6 +1,6 @@
 // Customer search and drill-down: customer → accounts → transactions → detail; card → history.
 import { get, q } from './api.js';
-import { cells, code, esc, money, num, status, table, when } from './format.js';
+import { breakable, cells, code, esc, formatMoney, minor, money, num, status, table, when } from './format.js';
 import { authorizationsOf, renderAuthorizations, renderCardTransactions, showPostings, transactionRow } from './ops.js';
 
 const $ = (id) => document.getElementById(id);
@@ -88,7 +88,8 @@ export async function showTransaction(id, target = 'subdetail') {
       ['status', 'failure reason', 'sent', 'received', 'fees', 'reference'],
       [
         `<tr><td id="tx-status">${status(tx.status)}</td><td id="tx-failure">${esc(tx.failureReason ?? '—')}</td>` +
-          `<td>${esc(money(tx.sentAmount))}</td><td>${esc(money(tx.receivedAmount))}</td><td>${esc(tx.fees)}</td>` +
+          `<td class="num">${esc(money(tx.sentAmount))}</td><td class="num">${esc(money(tx.receivedAmount))}</td>` +
+          `<td class="num" id="tx-fees">${esc(formatMoney(tx.fees, tx.receivedAmount?.currency))}</td>` +
           `<td>${esc(tx.reconciliationInstructions?.reference)}</td></tr>`,
       ],
     ) +
@@ -101,10 +102,10 @@ export async function showTransaction(id, target = 'subdetail') {
           `<tr>${cells(
             when(e.occurredAt ?? e.recordedAt),
             code(e.leg.transferId),
-            esc(e.leg.kind),
+            breakable(e.leg.kind),
             code(e.leg.debitAccountId),
             code(e.leg.creditAccountId),
-          )}<td class="num">${esc(e.leg.amount)} ${esc(e.leg.currency)}</td>${cells(esc(e.leg.code))}</tr>`,
+          )}<td class="num">${esc(minor(e.leg.amount, e.leg.currency))}</td>${cells(breakable(e.leg.code))}</tr>`,
       ),
     ) +
     '</div>';

@@ -3,6 +3,7 @@ import { convertAmount, updatePolicy, usageResource } from './agent-policy.js';
 import { hashDeviceCode } from './agent-claims.js';
 import type { AgentCommand } from './agent-types.js';
 import {
+  ACC,
   spec,
   T0,
   base,
@@ -40,6 +41,37 @@ describe('agent actions: every state', () => {
     expect(state.actions.get(id)).toMatchObject({ status: 'FAILED', failureReason: 'INSUFFICIENT_FUNDS' });
     expect(state.reservations.size).toBe(0);
     expect(state.agent!.usage.dailySpend).toBe('0');
+  });
+
+  it('a pending action records which rules asked for approval; an executed one records none', () => {
+    const reasonsOf = (p: ReturnType<typeof policy>, amount: number) =>
+      (run(created(p), [requestAction('1', amount)]).at(-1)!.data as { action: { approvalReasons?: unknown } }).action
+        .approvalReasons;
+    const threshold = { approvalThresholds: { currency: 'USD', amount: 500 } };
+    expect(reasonsOf(policy({ defaultExecutionMode: 'APPROVAL_REQUIRED' }), 10)).toEqual([
+      { rule: 'defaultExecutionMode' },
+    ]);
+    expect(reasonsOf(policy(threshold), 501)).toEqual([
+      { rule: 'approvalThresholds.amount', threshold: { amount: 500, currency: 'USD' } },
+    ]);
+    expect(reasonsOf(policy(threshold), 500)).toBeUndefined();
+    const ruled = policy({
+      ...threshold,
+      accountRestrictions: { accountRules: [{ accountId: ACC, executionMode: 'APPROVAL_REQUIRED' }] },
+    });
+    expect(reasonsOf(ruled, 800)).toEqual([
+      { rule: 'accountRules.executionMode' },
+      { rule: 'approvalThresholds.amount', threshold: { amount: 500, currency: 'USD' } },
+    ]);
+    // An account rule in AUTO overrides the policy's default mode.
+    const auto = policy({
+      defaultExecutionMode: 'APPROVAL_REQUIRED',
+      accountRestrictions: { accountRules: [{ accountId: ACC, executionMode: 'AUTO' }] },
+    });
+    expect(reasonsOf(auto, 10)).toBeUndefined();
+    // Approval keeps what was recorded.
+    const approved = run(pending(), [{ type: 'ApproveAction', actionId: id, now: T0 }]);
+    expect(spec.fold(approved).actions.get(id)!.approvalReasons).toEqual([{ rule: 'defaultExecutionMode' }]);
   });
 
   it('PENDING_APPROVAL -> approve -> APPROVED (reserved)', () => {

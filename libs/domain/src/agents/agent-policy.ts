@@ -6,7 +6,7 @@ import type {
   AgentPermission,
   AgentPolicy,
   AgentPolicyUpdate,
-  ExecutionMode,
+  ApprovalReason,
   ExistingAgent,
   Spend,
   SpendingLimits,
@@ -69,7 +69,8 @@ export function ruleFor(policy: AgentPolicy, accountId: string): AccountRule | u
   return policy.accountRestrictions?.accountRules?.find((r) => r.accountId === accountId);
 }
 
-export type Evaluation = { outcome: 'EXECUTE'; amount: bigint } | { outcome: 'APPROVAL'; amount: bigint };
+export type Evaluation =
+  { outcome: 'EXECUTE'; amount: bigint } | { outcome: 'APPROVAL'; amount: bigint; reasons: ApprovalReason[] };
 
 /**
  * The policy's verdict on one spend at `now`: refused (403 FORBIDDEN for a paused agent, a
@@ -96,13 +97,30 @@ export function evaluateSpend(
     throw overLimit(`${amount} ${limits.currency} is above the per-transaction limit of ${perTransaction}`, which);
   }
   checkVelocity(state, limits, amount, now);
-  const mode: ExecutionMode = rule?.executionMode ?? policy.defaultExecutionMode;
   if (options.approving) return { outcome: 'EXECUTE', amount };
+  const reasons = approvalReasons(policy, rule, raw, spend.currency);
+  return reasons.length > 0 ? { outcome: 'APPROVAL', amount, reasons } : { outcome: 'EXECUTE', amount };
+}
+
+/**
+ * The rules that ask for approval of a spend of `raw` (smallest unit of `currency`): the account's rule or, without
+ * one, the policy's default mode being APPROVAL_REQUIRED, and an amount above the approval threshold.
+ */
+function approvalReasons(policy: AgentPolicy, rule: AccountRule | undefined, raw: bigint, currency: string) {
+  const reasons: ApprovalReason[] = [];
+  if (rule?.executionMode === 'APPROVAL_REQUIRED') reasons.push({ rule: 'accountRules.executionMode' });
+  else if (!rule?.executionMode && policy.defaultExecutionMode === 'APPROVAL_REQUIRED')
+    reasons.push({ rule: 'defaultExecutionMode' });
   const threshold = policy.approvalThresholds;
-  const aboveThreshold =
-    threshold?.amount != null &&
-    convertAmount(raw, spend.currency, threshold.currency ?? limits.currency) > BigInt(threshold.amount);
-  return { outcome: mode === 'APPROVAL_REQUIRED' || aboveThreshold ? 'APPROVAL' : 'EXECUTE', amount };
+  if (threshold?.amount != null) {
+    const thresholdCurrency = threshold.currency ?? policy.spendingLimits.currency;
+    if (convertAmount(raw, currency, thresholdCurrency) > BigInt(threshold.amount))
+      reasons.push({
+        rule: 'approvalThresholds.amount',
+        threshold: { amount: threshold.amount, currency: thresholdCurrency },
+      });
+  }
+  return reasons;
 }
 
 /** Daily count, daily amount and monthly amount, with what is reserved for today and this month. */

@@ -138,6 +138,17 @@ export interface AgentActionDecision {
   fallback?: string;
 }
 
+/**
+ * A rule of the agent's policy that asked for approval of an action: the account's rule
+ * (`accountRules.executionMode`) or the policy's default mode (`defaultExecutionMode`) is APPROVAL_REQUIRED, or the
+ * amount is above the approval threshold (`approvalThresholds.amount`, with the threshold).
+ */
+export interface ApprovalReason {
+  rule: 'accountRules.executionMode' | 'defaultExecutionMode' | 'approvalThresholds.amount';
+  /** approvalThresholds.amount only: the threshold, in the smallest unit of its currency. */
+  threshold?: { amount: number; currency: string };
+}
+
 export interface AgentActionSnapshot {
   id: string;
   agentId: string;
@@ -149,6 +160,11 @@ export interface AgentActionSnapshot {
   /** The Quote resource as it was when the action was requested (EXECUTE_QUOTE only). */
   quote?: Record<string, unknown>;
   transferDetails?: TransferDetails;
+  /**
+   * Why the action needed approval, recorded when it was requested (absent on an action that did not, and on those
+   * requested before this was kept).
+   */
+  approvalReasons?: ApprovalReason[];
   /** The Transaction resource once execution began. */
   transaction?: Record<string, unknown>;
   rejectionReason?: string;

@@ -170,6 +170,7 @@ function decideRequest(cmd: Of<'RequestAction'>, state: ExistingAgent, agent: Ag
     spend: request.spend,
     ...(request.quote ? { quote: request.quote } : {}),
     ...(request.transferDetails ? { transferDetails: request.transferDetails } : {}),
+    ...(evaluation.outcome === 'APPROVAL' ? { approvalReasons: evaluation.reasons } : {}),
     createdAt: cmd.now,
     updatedAt: cmd.now,
   };

@@ -5521,6 +5521,16 @@ export interface components {
                 sourceAccountId: string;
                 destinationAccountId: string;
             };
+            /** @description Why the action needed approval, recorded when it was requested: the account’s rule (accountRules.executionMode) or the policy’s default mode (defaultExecutionMode) is APPROVAL_REQUIRED, or the amount is above the approval threshold (approvalThresholds.amount, with the threshold). Absent when the action needed none, and on actions requested before it was recorded. */
+            approvalReasons?: {
+                /** @enum {string} */
+                rule: "accountRules.executionMode" | "defaultExecutionMode" | "approvalThresholds.amount";
+                threshold?: {
+                    /** @description Smallest unit of `currency`. */
+                    amount: number;
+                    currency: string;
+                };
+            }[];
             /** @description Once approved and execution began. */
             transaction?: components["schemas"]["Transaction"];
             /** @description REJECTED only. */

@@ -167,6 +167,21 @@ export const agentSchemas: Record<string, Schema> = {
       required: ['amount', 'currency', 'sourceAccountId', 'destinationAccountId'],
       properties: { amount: int(), currency: str(), sourceAccountId: str(), destinationAccountId: str() },
     },
+    approvalReasons: {
+      type: 'array',
+      description:
+        'Why the action needed approval, recorded when it was requested: the account’s rule ' +
+        '(accountRules.executionMode) or the policy’s default mode (defaultExecutionMode) is APPROVAL_REQUIRED, ' +
+        'or the amount is above the approval threshold (approvalThresholds.amount, with the threshold). ' +
+        'Absent when the action needed none, and on actions requested before it was recorded.',
+      items: obj(['rule'], {
+        rule: str({ enum: ['accountRules.executionMode', 'defaultExecutionMode', 'approvalThresholds.amount'] }),
+        threshold: obj(['amount', 'currency'], {
+          amount: int({ description: 'Smallest unit of `currency`.' }),
+          currency: str(),
+        }),
+      }),
+    },
     transaction: { ...ref('Transaction'), description: 'Once approved and execution began.' },
     rejectionReason: str({ description: 'REJECTED only.' }),
     decision: {
