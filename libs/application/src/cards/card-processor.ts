@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { cardDecider } from '#domain/cards/card.js';
 import { requireApproved, requireAuthorization } from '#domain/cards/card-authorization.js';
 import { activityOf } from '#domain/cards/card-increments.js';
+import { incrementHoldTransferId } from '#domain/cards/card-holds.js';
 import type { AuthorizationDecision } from '#domain/cards/card-decision.js';
 import {
   processorAuthorizationId,
@@ -193,11 +194,18 @@ export class CardProcessorMessages {
     });
   }
 
-  private increment(card: ExistingCard, m: ProcessorFollowUp, authorizationId: string, actor: Actor, at: number) {
+  private async increment(card: ExistingCard, m: ProcessorFollowUp, authorizationId: string, actor: Actor, at: number) {
     const amount = m.amount;
-    if (amount === undefined)
-      return Promise.reject(invalid('INVALID_AMOUNT', 'an increment needs its amount', 'amount'));
-    return incrementAnswer(this.authorizations, card, { ...m, amount }, authorizationId, { actor, receivedAt: at });
+    if (amount === undefined) throw invalid('INVALID_AMOUNT', 'an increment needs its amount', 'amount');
+    const on = { actor, receivedAt: at };
+    const answer = await incrementAnswer(this.authorizations, card, { ...m, amount }, authorizationId, on);
+    // A declined increment holds nothing: a hold that an interrupted earlier try placed under its id is released.
+    if (answer.decision === 'DECLINED') {
+      const ledger = await CardLedger.forPlatform(this.runner, this.clocks, this.ids, actor.platformId, { ...actor });
+      const stray = incrementHoldTransferId(authorizationId, m.networkTransactionId);
+      if (await ledger.isHeld(stray)) await ledger.void(stray);
+    }
+    return answer;
   }
 
   private async apply(m: ProcessorFollowUp, authorizationId: string, actor: Actor): Promise<ProcessorAnswer> {
