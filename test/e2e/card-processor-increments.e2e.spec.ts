@@ -116,6 +116,9 @@ describe('card processor increments and partial reversals', () => {
       status: 'AUTHORIZED',
       authorizedAmount: { amount: 800 },
     });
+    // An increment names its amount.
+    const unnamed = await send(follow('INCREMENTAL_AUTHORIZATION'));
+    expect(unnamed.status).toBe(400);
     const history = (await t.api.get(`/audit/cards/${cardId}/history?limit=100`)).body.data;
     const entry = history.find((e: { type: string }) => e.type === 'CardIncrementDeclined');
     expect(entry.changes.authorization.activity.at(-1)).toMatchObject({
