@@ -165,14 +165,15 @@ describe('card processor messages', () => {
     expect((await send(refund)).body).toMatchObject({ decision: 'APPROVED', approvedAmount: 150 });
     expect((await send(refund)).body).toMatchObject({ decision: 'APPROVED', approvedAmount: 150 });
     expect(await balance(holder.usd)).toBe(750);
-    // A reversal releases the whole hold of another authorization.
+    // A partial reversal releases part of another authorization's hold, a reversal the whole rest.
     const second = authorization(cardId, 200);
     await send(second);
     expect(await availableOf(holder.usd)).toBe(550n);
     const partial = await send(follow('REVERSAL', second.networkTransactionId, 50));
-    expect(partial.body).toMatchObject({ decision: 'DECLINED', declineReason: 'PARTIAL_REVERSAL_UNSUPPORTED' });
+    expect(partial.body).toMatchObject({ decision: 'APPROVED', approvedAmount: 50 });
+    expect(await availableOf(holder.usd)).toBe(600n);
     const reversal = await send(follow('REVERSAL', second.networkTransactionId));
-    expect(reversal.body).toMatchObject({ decision: 'APPROVED', approvedAmount: 200 });
+    expect(reversal.body).toMatchObject({ decision: 'APPROVED', approvedAmount: 150 });
     expect(await availableOf(holder.usd)).toBe(750n);
     // Reversing a settled transaction is refused.
     const late = await send(follow('REVERSAL', first.networkTransactionId));

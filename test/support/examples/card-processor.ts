@@ -4,7 +4,8 @@ import { ok, type Tour } from './tour.js';
 
 /**
  * The card processor's side: its secret and settings, then the messages it signs for the cardholder's card (an
- * authorization, its clearing and a refund), and one with a bad signature.
+ * authorization, its clearing and a refund; a hotel's authorization raised by an incremental authorization and partly
+ * reversed), and one with a bad signature.
  */
 export async function cardProcessorTour({ t, api, anonymous, clock }: Tour, h: Cardholder): Promise<void> {
   const secret = ok(await api.post('/config/card-processor/secret')).body.cardProcessorSecret as string;
@@ -20,6 +21,7 @@ export async function cardProcessorTour({ t, api, anonymous, clock }: Tour, h: C
     });
   };
   const merchant = { descriptor: 'CORNER COFFEE', mcc: '5814', country: 'US' };
+  const hotel = { descriptor: 'HARBOR HOTEL', mcc: '7011', country: 'US' };
   const authorization = {
     type: 'AUTHORIZATION',
     networkTransactionId: 'ntx_auth_0001',
@@ -33,5 +35,12 @@ export async function cardProcessorTour({ t, api, anonymous, clock }: Tour, h: C
   const original = { originalNetworkTransactionId: 'ntx_auth_0001', cardId: h.cardId };
   ok(await send({ type: 'CLEARING', networkTransactionId: 'ntx_clear_0001', ...original, amount: 250 }));
   ok(await send({ type: 'REFUND', networkTransactionId: 'ntx_refund_0001', ...original, amount: 100 }));
+  // A hotel's authorization raised by an increment, then partly reversed.
+  ok(await send({ ...authorization, networkTransactionId: 'ntx_auth_0003', amount: 400, merchant: hotel }));
+  const hotelStay = { originalNetworkTransactionId: 'ntx_auth_0003', cardId: h.cardId };
+  ok(
+    await send({ type: 'INCREMENTAL_AUTHORIZATION', networkTransactionId: 'ntx_incr_0001', ...hotelStay, amount: 150 }),
+  );
+  ok(await send({ type: 'REVERSAL', networkTransactionId: 'ntx_rev_0001', ...hotelStay, amount: 100 }));
   ok(await send({ ...authorization, networkTransactionId: 'ntx_auth_0002' }, 'cpsec_not_the_secret'), 401);
 }

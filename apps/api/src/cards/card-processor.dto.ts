@@ -7,11 +7,19 @@ import { FilledText, IntRange } from '../http/fields.js';
 import { RequiredIf } from '../http/validation.js';
 import { MerchantDto } from './card.dto.js';
 
-export const PROCESSOR_MESSAGE_TYPES = ['AUTHORIZATION', 'ADVICE', 'CLEARING', 'REFUND', 'REVERSAL'] as const;
+export const PROCESSOR_MESSAGE_TYPES = [
+  'AUTHORIZATION',
+  'ADVICE',
+  'INCREMENTAL_AUTHORIZATION',
+  'CLEARING',
+  'REFUND',
+  'REVERSAL',
+] as const;
 export type ProcessorMessageTypeName = (typeof PROCESSOR_MESSAGE_TYPES)[number];
 
 const authorizing = (o: CardProcessorMessageDto) => o.type === 'AUTHORIZATION' || o.type === 'ADVICE';
 const followUp = (o: CardProcessorMessageDto) => !authorizing(o);
+const amounted = (o: CardProcessorMessageDto) => authorizing(o) || o.type === 'INCREMENTAL_AUTHORIZATION';
 /** The network's transaction ids: what processors send (Marqeta tokens, Lithic UUIDs, Stripe ids). */
 const NETWORK_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 const networkId = (field: string) =>
@@ -19,8 +27,8 @@ const networkId = (field: string) =>
 
 /**
  * A card processor's message about one of the platform's cards, told apart by `type`: AUTHORIZATION (decide it),
- * ADVICE (the network decided in stand-in: record it as taken), CLEARING, REFUND and REVERSAL of an authorization
- * named by `originalNetworkTransactionId`.
+ * ADVICE (the network decided in stand-in: record it as taken), INCREMENTAL_AUTHORIZATION (raise an approved one),
+ * CLEARING, REFUND and REVERSAL of an authorization named by `originalNetworkTransactionId`.
  */
 export class CardProcessorMessageDto {
   @IsIn(PROCESSOR_MESSAGE_TYPES) type!: ProcessorMessageTypeName;
@@ -28,8 +36,11 @@ export class CardProcessorMessageDto {
   @networkId('networkTransactionId') networkTransactionId!: string;
   /** The service's id of the card (`Card:<uuid>`); an unknown card is declined CARD_NOT_FOUND. */
   @FilledText(100) cardId!: string;
-  /** In the smallest unit of `currency`. Required for AUTHORIZATION and ADVICE; for the others, default all of it. */
-  @RequiredIf(authorizing)
+  /**
+   * In the smallest unit of `currency`. Required for AUTHORIZATION, ADVICE and INCREMENTAL_AUTHORIZATION (the
+   * increment); for the others, default all of it.
+   */
+  @RequiredIf(amounted)
   @IsInt({ message: 'amount must be an integer in the smallest unit' })
   @IsPositive({ message: 'amount must be greater than zero' })
   @Max(Number.MAX_SAFE_INTEGER, { message: 'amount must be at most 9007199254740991' })
@@ -46,7 +57,10 @@ export class CardProcessorMessageDto {
   @RequiredIf((o: CardProcessorMessageDto) => o.type === 'ADVICE')
   @IsIn(['APPROVED', 'DECLINED'])
   networkDecision?: 'APPROVED' | 'DECLINED';
-  /** CLEARING, REFUND and REVERSAL: the network transaction id of the authorization they are about. */
+  /**
+   * INCREMENTAL_AUTHORIZATION, CLEARING, REFUND and REVERSAL: the network transaction id of the authorization they
+   * are about.
+   */
   @RequiredIf(followUp) @networkId('originalNetworkTransactionId') originalNetworkTransactionId?: string;
 }
 

@@ -1261,7 +1261,10 @@ export default async () => {
           import('../cards/card-processor.dto.js'),
           {
             CardProcessorMessageDto: {
-              type: { required: true, enum: ['AUTHORIZATION', 'ADVICE', 'CLEARING', 'REFUND', 'REVERSAL'] },
+              type: {
+                required: true,
+                enum: ['AUTHORIZATION', 'ADVICE', 'INCREMENTAL_AUTHORIZATION', 'CLEARING', 'REFUND', 'REVERSAL'],
+              },
               networkTransactionId: {
                 required: true,
                 type: () => String,
@@ -1278,7 +1281,7 @@ export default async () => {
                 required: false,
                 type: () => Number,
                 description:
-                  'In the smallest unit of `currency`. Required for AUTHORIZATION and ADVICE; for the others, default all of it.',
+                  'In the smallest unit of `currency`. Required for AUTHORIZATION, ADVICE and INCREMENTAL_AUTHORIZATION (the\nincrement); for the others, default all of it.',
                 minimum: 1,
               },
               currency: {
@@ -1305,7 +1308,7 @@ export default async () => {
                 required: false,
                 type: () => String,
                 description:
-                  'CLEARING, REFUND and REVERSAL: the network transaction id of the authorization they are about.',
+                  'INCREMENTAL_AUTHORIZATION, CLEARING, REFUND and REVERSAL: the network transaction id of the authorization they\nare about.',
               },
             },
             CardProcessorConfigDto: {

@@ -23,6 +23,8 @@ import type {
 } from '#domain/cards/card-types.js';
 import type { AuthorizationDecision } from '#domain/cards/card-decision.js';
 import { processorHoldTransferId } from '#domain/cards/card-processor.js';
+import { holdTransferIds, incrementHoldTransferId } from '#domain/cards/card-holds.js';
+import { incrementCommand, recordedIncrement } from '#domain/cards/card-increments.js';
 import { slowDecisionStep } from '../command-context.js';
 import type { PlatformDecisions } from '../decisions/platform-decisions.js';
 import { askPlatformAboutCard, recordedDecision, type CardPlatformAnswer } from './card-decisions.js';
@@ -67,6 +69,11 @@ export interface AuthorizationRequest {
    * and a late decision place the same hold on the same source, never two.
    */
   derivedHolds?: boolean;
+  /**
+   * An incremental authorization of the approved `authorizationId`, decided for `amount` (the increment) and held on
+   * the authorization's funding source with an id derived from the increment's network id.
+   */
+  increment?: { networkTransactionId: string; fundingSourceId: string };
   /** When the request arrived, on the monotonic clock (`performance.now()`): the decision records how long it took. */
   receivedAt: number;
 }
@@ -103,7 +110,9 @@ export class CardAuthorizations {
     const { card } = state;
     const { authorizationId } = request;
     // Already recorded (a replayed message): its outcome stands.
-    const recorded = state.authorizations.get(authorizationId);
+    const recorded = request.increment
+      ? recordedIncrement(state, authorizationId, request.increment.networkTransactionId)
+      : state.authorizations.get(authorizationId);
     if (recorded) return recorded;
     // 1. The card: its state and currency.
     let declineReason: DeclineReason | undefined =
@@ -187,7 +196,8 @@ export class CardAuthorizations {
     });
     const { state: holder } = await this.runner.load(streams.customer(card.customerId), customerDecider);
     const settlement = await ledger.settlement(card.currency);
-    for (const fundingSourceId of card.fundingSources) {
+    // An increment is held where its authorization is, or not at all.
+    for (const fundingSourceId of request.increment ? [request.increment.fundingSourceId] : card.fundingSources) {
       if (holder.accounts.get(fundingSourceId)?.status !== 'ACTIVE') continue;
       const transfer = {
         debit: customerAccount(fundingSourceId, card.currency),
@@ -198,7 +208,11 @@ export class CardAuthorizations {
         reference: authorizationId,
       };
       try {
-        const id = request.derivedHolds ? processorHoldTransferId(authorizationId, fundingSourceId) : undefined;
+        const id = request.increment
+          ? incrementHoldTransferId(authorizationId, request.increment.networkTransactionId)
+          : request.derivedHolds
+            ? processorHoldTransferId(authorizationId, fundingSourceId)
+            : undefined;
         return { fundingSourceId, transferId: await ledger.transfer(transfer, id) };
       } catch (error) {
         if (!isInsufficientFunds(error)) throw error;
@@ -227,11 +241,13 @@ export class CardAuthorizations {
       ...(requestedAmount !== undefined ? { requestedAmount } : {}),
     };
     const meta = { metadata: { ...actor } };
-    const { state } = await this.runner.run(streams.card(cardId), cardDecider, command, meta);
+    const { increment } = request;
+    const recording = increment ? incrementCommand(request, increment.networkTransactionId, outcome, now) : command;
+    const { state } = await this.runner.run(streams.card(cardId), cardDecider, recording, meta);
     const recorded = requireAuthorization(state, authorizationId);
     const hold = outcome.hold?.transferId;
     // The card closed while the hold was being placed, or another outcome was recorded first: release the hold.
-    if (hold && recorded.holdTransferId !== hold && (await ledger.isHeld(hold))) await ledger.void(hold);
+    if (hold && !holdTransferIds(recorded).includes(hold) && (await ledger.isHeld(hold))) await ledger.void(hold);
     return recorded;
   }
 }

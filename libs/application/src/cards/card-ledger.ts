@@ -1,4 +1,5 @@
 import type { CardEvent } from '#domain/cards/card-types.js';
+import { holdTransferIds } from '#domain/cards/card-holds.js';
 import type { Clock } from '#domain/clock.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { ledgerDecider, type LedgerAccountSpec } from '#domain/ledger/ledger.js';
@@ -42,8 +43,9 @@ export class CardLedger {
   /** Voids the holds of the authorizations that `events` reversed (closing a card reverses its open ones). */
   async releaseReversed(events: readonly CardEvent[]): Promise<void> {
     for (const event of events) {
-      const hold = event.type === 'CardAuthorizationReversed' ? event.data.authorization.holdTransferId : null;
-      if (hold && (await this.isHeld(hold))) await this.void(hold);
+      // Every hold of the authorization: the first and those its incremental authorizations added.
+      const holds = event.type === 'CardAuthorizationReversed' ? holdTransferIds(event.data.authorization) : [];
+      for (const hold of holds) if (await this.isHeld(hold)) await this.void(hold);
     }
   }
 

@@ -11,11 +11,20 @@ import {
   requireTransaction,
   returnPlan,
 } from '#domain/cards/card-authorization.js';
+import {
+  clearingSplit,
+  holdPostTransferId,
+  holdsOf,
+  reversalReholdTransferId,
+  reversalSplit,
+} from '#domain/cards/card-holds.js';
+import { activityOf, requireHolding } from '#domain/cards/card-increments.js';
 import { authorizationIdOf, checkExpiry, toCardTransaction } from '#domain/cards/card-transaction.js';
 import type {
   ApprovedAuthorization,
   CardAggregate,
   CardAuthorizationCommand,
+  CardCommand,
   ProcessorReversalReason,
 } from '#domain/cards/card-types.js';
 import { invalid } from '#domain/errors.js';
@@ -27,6 +36,18 @@ import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { IDS, JOB_QUEUE, type Actor } from '../tokens.js';
 import { CardLocks, loadOwnCard } from './card-commands.js';
 import { CardLedger, CardTransferCode, customerAccount } from './card-ledger.js';
+
+/** The ledger leg posting the `index`th hold of a clearing (the first keeps the one-hold leg's id). */
+const clearingPostId = (authorizationId: string, sequence: number, index: number) =>
+  index === 0
+    ? clearingTransferId(authorizationId, 'post', sequence)
+    : holdPostTransferId(authorizationId, sequence, index);
+
+/** Whether any hold of the authorization is still pending (neither posted nor voided). */
+async function anyHeld(ledger: CardLedger, a: ApprovedAuthorization): Promise<boolean> {
+  for (const hold of holdsOf(a)) if (await ledger.isHeld(hold.transferId)) return true;
+  return false;
+}
 
 /** A message of the card network about one card, from the sandbox endpoints or a card processor. */
 export abstract class CardNetworkCommand<Input> {
@@ -77,7 +98,7 @@ abstract class CardNetworkHandler<Command extends CardNetworkCommand<unknown>> {
 
   protected abstract simulate(command: Command, state: OwnCard, ledger: CardLedger): Promise<Record<string, unknown>>;
 
-  protected async record(cardId: string, command: CardAuthorizationCommand, actor: Actor): Promise<CardAggregate> {
+  protected async record(cardId: string, command: CardCommand, actor: Actor): Promise<CardAggregate> {
     const { state } = await this.runner.run(streams.card(cardId), cardDecider, command, { metadata: { ...actor } });
     return state;
   }
@@ -105,7 +126,7 @@ export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCard
     const funding = customerAccount(a.fundingSourceId, a.currency);
     const settlement = await ledger.settlement(a.currency);
     // A hold that a crash kept from being released is still the money to clear.
-    const lateKind = plan.kind === 'LATE' && !(await ledger.isHeld(a.holdTransferId));
+    const lateKind = plan.kind === 'LATE' && !(await anyHeld(ledger, a));
     // The decision is taken on the card stream (expected revision) before any money moves: another
     // process clearing the same authorization conflicts there and decides again on what this wrote.
     const now = await this.now(actor);
@@ -153,10 +174,13 @@ export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCard
           const id = clearingTransferId(a.id, 'overAuthorization', sequence);
           transferIds.push(await ledger.transfer(leg(CardTransferCode.overAuthorization, amount - held), id));
         }
-        const posted = amount < held ? amount : held;
-        const post = clearingTransferId(a.id, 'post', sequence);
-        transferIds.push(await ledger.post(current.holdTransferId, posted, post));
-        if (amount < held) rehold = await this.holdRest(ledger, current, held - amount, sequence);
+        // The holds post oldest first (an incremented authorization has several); the one the amount ends in
+        // releases its rest, held again at once; later ones stay as they are.
+        const split = clearingSplit(holdsOf(current), amount);
+        for (const [index, hold] of split.posts.entries())
+          transferIds.push(await ledger.post(hold.transferId, hold.amount, clearingPostId(a.id, sequence, index)));
+        const reholdId = clearingTransferId(a.id, 'rehold', sequence);
+        if (split.rest) rehold = await this.holdRest(ledger, current, split.rest, reholdId);
       }
     } catch (error) {
       if (!isInsufficientFunds(error)) throw error;
@@ -171,7 +195,7 @@ export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCard
    * find it: the transaction is PARTIALLY_SETTLED until the rest clears, expires or the card closes. If the
    * funding source spent the released rest meanwhile, nothing is held and the transaction is SETTLED.
    */
-  private async holdRest(ledger: CardLedger, a: ApprovedAuthorization, rest: bigint, sequence: number) {
+  private async holdRest(ledger: CardLedger, a: ApprovedAuthorization, rest: bigint, id: string) {
     const settlement = await ledger.settlement(a.currency);
     const transfer = {
       debit: customerAccount(a.fundingSourceId, a.currency),
@@ -182,7 +206,7 @@ export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCard
       reference: a.id,
     };
     try {
-      const transferId = await ledger.transfer(transfer, clearingTransferId(a.id, 'rehold', sequence));
+      const transferId = await ledger.transfer(transfer, id);
       return { transferId, amount: rest };
     } catch (error) {
       if (!isInsufficientFunds(error)) throw error;
@@ -191,19 +215,46 @@ export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCard
   }
 
   /**
-   * A reversal from the card processor: the whole hold is released now (a clearing of 0, with the network's reason);
-   * a transaction that holds nothing any more is refused.
+   * A reversal from the card processor: without an amount, or of all that is held, every hold is released now (a
+   * clearing of 0, with the network's reason); of less, that much is released (see partialReversal). A transaction
+   * that holds nothing any more is refused, and so is an amount above what it holds.
    */
-  async reverse(cardId: string, authorizationId: string, actor: Actor, amount?: bigint): Promise<void> {
+  async reverse(cardId: string, authorizationId: string, actor: Actor, amount?: bigint, networkTransactionId = '') {
     const clock = await this.clocks.forPlatform(actor.platformId);
     await this.locks.run(cardId, async () => {
       const state = await loadOwnCard(this.runner, cardId, actor);
       const ledger = new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor });
       const transaction = requireTransaction(state, authorizationId);
-      if (amount !== undefined && amount !== transaction.held)
-        throw invalid('PARTIAL_REVERSAL_UNSUPPORTED', `only the whole held amount ${transaction.held} can be reversed`);
-      await this.expire(cardId, state, authorizationId, ledger, actor, 'NETWORK_REVERSAL');
+      if (amount !== undefined && amount > transaction.held)
+        throw invalid('INVALID_AMOUNT', `at most the held amount ${transaction.held} can be reversed`, 'amount');
+      if (amount === undefined || amount === transaction.held || !networkTransactionId)
+        await this.expire(cardId, state, authorizationId, ledger, actor, 'NETWORK_REVERSAL');
+      else await this.partialReversal(cardId, state, { authorizationId, amount, networkTransactionId }, ledger, actor);
     });
+  }
+
+  /**
+   * A reversal of part of what is held releases that much, from the newest hold back: the holds it covers are
+   * voided, and the one it cuts into is voided and its rest held again (a pending transfer with an id derived from
+   * the reversal, so a replay holds it once). The authorization stays APPROVED with less held.
+   */
+  private async partialReversal(
+    cardId: string,
+    state: OwnCard,
+    reversal: { authorizationId: string; amount: bigint; networkTransactionId: string },
+    ledger: CardLedger,
+    actor: Actor,
+  ) {
+    const { authorizationId, amount, networkTransactionId } = reversal;
+    if (activityOf(requireApproved(state, authorizationId), networkTransactionId)) return;
+    const a = requireHolding(state, authorizationId);
+    const split = reversalSplit(holdsOf(a), amount);
+    for (const hold of split.voided) if (await ledger.isHeld(hold.transferId)) await ledger.void(hold.transferId);
+    const reholdId = reversalReholdTransferId(a.id, networkTransactionId);
+    const rehold = split.rest ? await this.holdRest(ledger, a, split.rest, reholdId) : undefined;
+    const now = await this.now(actor);
+    const command = { type: 'RecordPartialReversal' as const, authorizationId, networkTransactionId, amount, now };
+    await this.record(cardId, { ...command, ...(rehold ? { rehold } : {}) }, actor);
   }
 
   /**

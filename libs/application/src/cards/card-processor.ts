@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { cardDecider } from '#domain/cards/card.js';
-import { requireAuthorization } from '#domain/cards/card-authorization.js';
+import { requireApproved, requireAuthorization } from '#domain/cards/card-authorization.js';
+import { activityOf } from '#domain/cards/card-increments.js';
+import { incrementHoldTransferId } from '#domain/cards/card-holds.js';
 import type { AuthorizationDecision } from '#domain/cards/card-decision.js';
 import {
   processorAuthorizationId,
@@ -13,7 +15,7 @@ import {
 } from '#domain/cards/card-processor.js';
 import { cardTransactionIdOf } from '#domain/cards/card-transaction.js';
 import type { CardAuthorizationRecord, EntryMode, ExistingCard, Merchant } from '#domain/cards/card-types.js';
-import { DomainError } from '#domain/errors.js';
+import { DomainError, invalid } from '#domain/errors.js';
 import { streams, uuidOf, type IdGenerator } from '#domain/ids.js';
 import { CommandRunner } from '../command-runner.js';
 import { KeyedLock } from '../command-runner-policy.js';
@@ -93,7 +95,7 @@ export class CardProcessorMessages {
 
   async answer(message: ProcessorMessage, actor: Actor): Promise<ProcessorAnswer> {
     const receivedAt = performance.now();
-    if ('originalNetworkTransactionId' in message) return this.followUp(message, actor);
+    if ('originalNetworkTransactionId' in message) return this.followUp(message, actor, receivedAt);
     return this.authorize(message, actor, receivedAt);
   }
 
@@ -165,7 +167,7 @@ export class CardProcessorMessages {
   }
 
   /** A clearing, refund or reversal: answered once per network transaction id; a replay gets the same answer. */
-  private async followUp(m: ProcessorFollowUp, actor: Actor): Promise<ProcessorAnswer> {
+  private async followUp(m: ProcessorFollowUp, actor: Actor, receivedAt: number): Promise<ProcessorAnswer> {
     const stream = processorMessageStream(actor.platformId, m.type, m.networkTransactionId);
     return this.messages.run(stream, async () => {
       const { state } = await this.runner.load(stream, processorMessageDecider);
@@ -173,7 +175,11 @@ export class CardProcessorMessages {
       const authorizationId = processorAuthorizationId(actor.platformId, m.originalNetworkTransactionId);
       const card = await this.ownCard(m.cardId, actor.platformId);
       if (!card) return notFound(authorizationId);
-      const answer = await this.apply(m, authorizationId, actor).catch((error: unknown) => {
+      const applied =
+        m.type === 'INCREMENTAL_AUTHORIZATION'
+          ? this.increment(card, m, authorizationId, actor, receivedAt)
+          : this.apply(m, authorizationId, actor);
+      const answer = await applied.catch((error: unknown) => {
         if (!(error instanceof DomainError)) throw error;
         return { decision: 'DECLINED' as const, approvedAmount: '0', declineReason: error.code, authorizationId };
       });
@@ -188,6 +194,20 @@ export class CardProcessorMessages {
     });
   }
 
+  private async increment(card: ExistingCard, m: ProcessorFollowUp, authorizationId: string, actor: Actor, at: number) {
+    const amount = m.amount;
+    if (amount === undefined) throw invalid('INVALID_AMOUNT', 'an increment needs its amount', 'amount');
+    const on = { actor, receivedAt: at };
+    const answer = await incrementAnswer(this.authorizations, card, { ...m, amount }, authorizationId, on);
+    // A declined increment holds nothing: a hold that an interrupted earlier try placed under its id is released.
+    if (answer.decision === 'DECLINED') {
+      const ledger = await CardLedger.forPlatform(this.runner, this.clocks, this.ids, actor.platformId, { ...actor });
+      const stray = incrementHoldTransferId(authorizationId, m.networkTransactionId);
+      if (await ledger.isHeld(stray)) await ledger.void(stray);
+    }
+    return answer;
+  }
+
   private async apply(m: ProcessorFollowUp, authorizationId: string, actor: Actor): Promise<ProcessorAnswer> {
     const cardTransactionId = cardTransactionIdOf(authorizationId);
     const presentment = { cardTransactionId, ...(m.amount !== undefined ? { amount: m.amount } : {}) };
@@ -196,7 +216,7 @@ export class CardProcessorMessages {
     else if (m.type === 'REFUND') {
       const transferId = processorReturnTransferId(actor.platformId, m.networkTransactionId);
       await this.returns.apply(new SimulateCardReturnCommand(m.cardId, { ...presentment, transferId }, actor));
-    } else await this.clearings.reverse(m.cardId, authorizationId, actor, m.amount);
+    } else await this.clearings.reverse(m.cardId, authorizationId, actor, m.amount, m.networkTransactionId);
     const { state } = await this.runner.load(streams.card(m.cardId), cardDecider);
     const last = requireAuthorization(state, authorizationId).activity.at(-1)!;
     const approved = last.result === 'APPROVED';
@@ -208,6 +228,35 @@ export class CardProcessorMessages {
       cardTransactionId,
     };
   }
+}
+
+/**
+ * An incremental authorization: decided by the same sequence as an authorization, for the increment, and held on the
+ * authorization's funding source as a second hold; answered by what the authorization recorded for it.
+ */
+async function incrementAnswer(
+  authorizations: CardAuthorizations,
+  card: ExistingCard,
+  m: ProcessorFollowUp & { amount: bigint },
+  authorizationId: string,
+  on: { actor: Actor; receivedAt: number },
+): Promise<ProcessorAnswer> {
+  const original = requireApproved(card, authorizationId);
+  const { networkTransactionId } = m;
+  const request: AuthorizationRequest = {
+    authorizationId,
+    amount: m.amount,
+    currency: original.currency,
+    merchant: original.merchant,
+    increment: { networkTransactionId, fundingSourceId: original.fundingSourceId },
+    receivedAt: on.receivedAt,
+  };
+  const recorded = await authorizations.authorize(card.card.id, request, on.actor);
+  const entry = activityOf(recorded, networkTransactionId)!;
+  if (entry.result === 'DECLINED')
+    return { decision: 'DECLINED', approvedAmount: '0', declineReason: entry.declineReason!, authorizationId };
+  const cardTransactionId = cardTransactionIdOf(authorizationId);
+  return { decision: 'APPROVED', approvedAmount: entry.amount, authorizationId, cardTransactionId };
 }
 
 const elapsed = (request: AuthorizationRequest) => performance.now() - request.receivedAt;

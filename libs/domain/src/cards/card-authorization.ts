@@ -4,6 +4,7 @@ import { publicId } from '../ids.js';
 import { uuidFromName } from '../webhooks/webhook-ids.js';
 import { unreachable } from '../decider.js';
 import { cardSpendingDecline } from './card-spending.js';
+import { clearingSplit, holdsOf, withHolds } from './card-holds.js';
 import type {
   ApprovedAuthorization,
   AuthorizationActivity,
@@ -303,14 +304,17 @@ function decideRecordClearing(cmd: CommandOf<'RecordClearing'>, state: ExistingC
   }
   const late = cmd.outcome.latePresentment;
   const rehold = cmd.outcome.rehold;
-  if (rehold && (late || rehold.amount <= 0n || cmd.amount + rehold.amount !== heldAmount(a)))
+  // The holds post oldest first; the one the clearing ends in is held again for its rest, later ones stay.
+  const split = late ? undefined : clearingSplit(holdsOf(a), cmd.amount);
+  if (rehold && (rehold.amount <= 0n || rehold.amount !== split?.rest))
     throw invalid('INVALID_INPUT', 'only the rest of a hold can be held again', 'amount');
+  const left = [...(rehold ? [rehold] : []), ...(split?.untouched ?? [])];
   const cleared: ApprovedAuthorization = {
     ...a,
-    // Re-held rest: more clearings may follow (the hold expires or is released as before).
-    status: rehold ? 'APPROVED' : 'CLEARED',
+    // Still holding: more clearings may follow (the holds expire or are released as before).
+    status: left.length ? 'APPROVED' : 'CLEARED',
     clearedAmount: (BigInt(a.clearedAmount) + cmd.amount).toString(),
-    ...(rehold ? { holdTransferId: rehold.transferId, heldAmount: rehold.amount.toString() } : {}),
+    ...(left.length ? withHolds(a, left) : {}),
     latePresentment: a.latePresentment || late,
     transferIds: [...a.transferIds, ...cmd.outcome.transferIds, ...(rehold ? [rehold.transferId] : [])],
     activity: [

@@ -142,7 +142,7 @@ export interface ProcessorAnswer {
   cardTransactionId?: string;
 }
 
-export type ProcessorMessageType = 'CLEARING' | 'REFUND' | 'REVERSAL';
+export type ProcessorMessageType = 'INCREMENTAL_AUTHORIZATION' | 'CLEARING' | 'REFUND' | 'REVERSAL';
 
 export interface ProcessorMessageState {
   answer?: ProcessorAnswer;

@@ -101,6 +101,22 @@ export function evolveCardTransaction(
       const next = { ...t, held, pulls, settlements, exception: false, released: false };
       return { ...next, lastEventAt: at, updatedAt: at };
     }
+    case 'CardAuthorizationIncremented': {
+      // The increment's hold is one more pull on the funding source, while it holds.
+      if (!t) return t;
+      const held = BigInt(a.heldAmount ?? a.amount);
+      const pulls = { ...t.pulls, total: t.pulls.total + held - t.held };
+      return { ...t, authorizedAmount: BigInt(a.amount), held, pulls, lastEventAt: at, updatedAt: at };
+    }
+    case 'CardAuthorizationPartiallyReversed': {
+      // Part of the holds released (all of them when the rest could not be held again).
+      if (!t) return t;
+      const held = a.status === 'APPROVED' ? BigInt(a.heldAmount ?? a.amount) : 0n;
+      const pulls = { ...t.pulls, total: t.pulls.total - (t.held - held) };
+      return { ...t, held, pulls, released: held === 0n, lastEventAt: at, updatedAt: at };
+    }
+    case 'CardIncrementDeclined':
+      return t && { ...t, lastEventAt: at, updatedAt: at };
     case 'CardClearingDeclined':
       return t && { ...t, exception: true, lastEventAt: at, updatedAt: at };
     case 'CardAuthorizationReturned':

@@ -80,8 +80,10 @@ export interface Merchant {
 
 /** One network message applied to an authorization, newest last. Amounts are decimal strings. */
 export interface AuthorizationActivity {
-  type: 'AUTHORIZATION' | 'CLEARING' | 'RETURN' | 'REVERSAL';
+  type: 'AUTHORIZATION' | 'INCREMENT' | 'CLEARING' | 'RETURN' | 'REVERSAL';
   amount: string;
+  /** The network's id of an incremental authorization or a partial reversal: each applies once. */
+  networkTransactionId?: string;
   result: 'APPROVED' | 'DECLINED';
   declineReason?: DeclineReason;
   /** A clearing that arrived after the hold was released (card closed): posted as a new transfer. */
@@ -104,6 +106,11 @@ interface AuthorizationFields {
   merchant: Merchant;
   /** What `holdTransferId` holds when a partial clearing re-held the rest (absent: the authorized amount). */
   heldAmount?: string;
+  /**
+   * The pending holds, oldest first, once an incremental authorization added one (absent: the one hold
+   * `holdTransferId` of `heldAmount`); `heldAmount` is then their total and `holdTransferId` the first.
+   */
+  holds?: AuthorizationHold[];
   /** Every ledger transfer this authorization created, for audit. */
   transferIds: string[];
   clearedAmount: string;
@@ -120,6 +127,13 @@ interface AuthorizationFields {
   networkTransactionId?: string;
   /** How the card was presented, when a card processor reported it. */
   entryMode?: EntryMode;
+}
+
+/** One pending ledger transfer holding part of an authorization on its funding source. */
+export interface AuthorizationHold {
+  transferId: string;
+  /** Decimal string. */
+  amount: string;
 }
 
 /** An authorization that placed a hold: it opened a card transaction (cleared or reversed since, maybe). */
@@ -223,7 +237,13 @@ type AuthorizationEventType =
   | 'CardAuthorizationCleared'
   | 'CardClearingDeclined'
   | 'CardAuthorizationReturned'
-  | 'CardAuthorizationReversed';
+  | 'CardAuthorizationReversed'
+  /** An incremental authorization approved: the amount grew by a second hold. */
+  | 'CardAuthorizationIncremented'
+  /** An incremental authorization declined: the authorization stands as it was. */
+  | 'CardIncrementDeclined'
+  /** A reversal of part of the held amount: that much released, the rest still held. */
+  | 'CardAuthorizationPartiallyReversed';
 
 export type CardEvent =
   | {
@@ -310,6 +330,31 @@ export type CardAuthorizationCommand =
       now: string;
     };
 
+/** Changes to an approved authorization's holds that a card processor's follow-up messages make. */
+export type CardHoldCommand =
+  /** An incremental authorization: held by `hold` (on the authorization's funding source), or declined. */
+  | {
+      type: 'RecordIncrement';
+      authorizationId: string;
+      networkTransactionId: string;
+      amount: bigint;
+      hold?: { transferId: string };
+      declineReason?: DeclineReason;
+      now: string;
+    }
+  /**
+   * A reversal of `amount`, less than held: released from the last hold first; the hold it cuts into is voided
+   * and its rest held again by `rehold` (absent: the funding source spent the rest meanwhile, it is released).
+   */
+  | {
+      type: 'RecordPartialReversal';
+      authorizationId: string;
+      networkTransactionId: string;
+      amount: bigint;
+      rehold?: { transferId: string; amount: bigint };
+      now: string;
+    };
+
 export type CardCommand =
   | {
       type: 'CreateCard';
@@ -342,4 +387,5 @@ export type CardCommand =
       requestId?: string;
       now: string;
     }
-  | CardAuthorizationCommand;
+  | CardAuthorizationCommand
+  | CardHoldCommand;

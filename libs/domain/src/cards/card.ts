@@ -1,6 +1,7 @@
 import { unreachable, type Decider } from '../decider.js';
 import { DomainError, conflict, notFound } from '../errors.js';
 import { decideAuthorization, reverseOpenAuthorizations } from './card-authorization.js';
+import { decideHoldChange } from './card-increments.js';
 import { evolveCardTransactions } from './card-transaction.js';
 import { requestAlreadyUsed } from '../wallet/signed-retry.js';
 import { checkFundingSources, owningWalletAccount } from './card-funding.js';
@@ -93,6 +94,9 @@ function decide(cmd: CardCommand, state: CardAggregate): CardEvent[] {
       return decideLifecycle(cmd, existing);
     case 'UpdateCard':
       return decideUpdate(cmd, existing);
+    case 'RecordIncrement':
+    case 'RecordPartialReversal':
+      return decideHoldChange(cmd, existing);
     default:
       return decideAuthorization(cmd, existing);
   }

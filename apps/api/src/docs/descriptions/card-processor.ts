@@ -20,10 +20,15 @@ export const CARD_PROCESSOR_TEXT = {
     'STAND_IN); the late decision then changes nothing and releases any hold it placed. ADVICE records what the ' +
     'network decided in stand-in (`networkDecision`): APPROVED places the hold whatever the card’s rules (declined ' +
     'INSUFFICIENT_FUNDS only when no funding source can hold it), DECLINED records a decline NETWORK_DECLINED. ' +
-    'CLEARING, REFUND and REVERSAL name the authorization by `originalNetworkTransactionId` and take the ' +
-    'simulators’ ledger paths (a clearing posts the hold, a refund pays the funding source back, a reversal ' +
-    'releases the whole hold; a partial reversal is declined PARTIAL_REVERSAL_UNSUPPORTED); one the transaction’s ' +
-    'state refuses is DECLINED with the error code as `declineReason`. Every message is idempotent by its ' +
+    'INCREMENTAL_AUTHORIZATION, CLEARING, REFUND and REVERSAL name the authorization by ' +
+    '`originalNetworkTransactionId`. An INCREMENTAL_AUTHORIZATION (a hotel or car rental raising an approved ' +
+    'authorization by `amount`) is decided like an authorization of the increment, without the stand-in deadline, ' +
+    'and when approved is held as one more hold on the authorization’s funding source (declined ' +
+    'INSUFFICIENT_FUNDS when that source lacks the funds, the authorization staying as it was); `approvedAmount` ' +
+    'is the increment. The others take the simulators’ ledger paths: a clearing posts the holds oldest first, a ' +
+    'refund pays the funding source back, a reversal without an amount releases every hold and one of less ' +
+    'releases that much (newest hold first, the rest held again); one the transaction’s state refuses is ' +
+    'DECLINED with the error code as `declineReason`. Every message is idempotent by its ' +
     '`networkTransactionId`: a replay gets the first answer and changes nothing. An unknown card, or another ' +
     'platform’s, is DECLINED CARD_NOT_FOUND and nothing is recorded. The authorization records ' +
     '`networkTransactionId`, `entryMode` and `decision` (see GET /audit/cards/{id}/history). ' +

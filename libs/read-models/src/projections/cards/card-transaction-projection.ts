@@ -49,5 +49,8 @@ export const cardTransactionProjection = defineProjection<CardEvent>({
     CardClearingDeclined: applyAuthorization,
     CardAuthorizationReturned: applyAuthorization,
     CardAuthorizationReversed: applyAuthorization,
+    CardAuthorizationIncremented: applyAuthorization,
+    CardIncrementDeclined: applyAuthorization,
+    CardAuthorizationPartiallyReversed: applyAuthorization,
   },
 });
