@@ -36,7 +36,7 @@ function sample(text: string, name: string, labels: Record<string, string | RegE
 }
 
 describe('metrics and health probes of the API process', () => {
-  const fixture = useTestService();
+  const fixture = useTestService({ webhooks: 'ok' });
   let server: MetricsServer;
 
   beforeAll(async () => {
@@ -110,6 +110,17 @@ describe('metrics and health probes of the API process', () => {
     expect(after.ledger).toBeGreaterThan(before.ledger);
     expect(after.quote).toBeGreaterThan(before.quote);
     expect(after.appends).toBeGreaterThan(before.appends);
+  });
+
+  it('times webhook delivery attempts by outcome', async () => {
+    const delivered = async () =>
+      sample(await (await scrape(server.port)).text(), 'webhook_attempt_duration_seconds_count', {
+        outcome: 'DELIVERED',
+      }) ?? 0;
+    const before = await delivered();
+    const sent = await fixture.api.post('/sandbox/webhooks/test', {});
+    expect(sent.body.response_status).toBe(200);
+    expect(await delivered()).toBeGreaterThan(before);
   });
 
   it("names only metrics the process exposes in the operations guide's Grafana dashboard", async () => {

@@ -63,7 +63,7 @@ export async function createApp(config: AppConfig, deps: ServiceDeps = {}) {
   const metrics = new ServiceMetrics('api').instrument(infra);
   if (deps.tracing) traceProcess(infra, allProjections);
   // The synchronous test send (POST /webhooks/test) attempts with the worker's deliverer, on the process's runner.
-  const webhookAttempts = createWebhookDeliverer(infra.runner, infra.clocks, config);
+  const webhookAttempts = createWebhookDeliverer(infra.runner, infra.clocks, config, infra.observers);
   // Card authorizations and agent actions ask the platforms' decision endpoints in the request.
   const platformDecisions = createPlatformDecisions(infra, config, deps.monotonic);
   const application = { config, infra, clock, ids, webhookAttempts, platformDecisions };

@@ -31,5 +31,13 @@ export interface Infrastructure {
    * duties and the bulk importer all decide through it, each declaring what it needs (`CommandRunner.for`).
    */
   runner: CommandRunner;
+  /** What the process measures beyond its write path (set by its metrics; absent, nothing is measured). */
+  observers?: ProcessObservers;
   close(): Promise<void>;
+}
+
+/** Measurements parts of the process report as they happen. */
+export interface ProcessObservers {
+  /** One webhook delivery attempt: its outcome (DELIVERED, RETRYING, FAILED...) and how long the receiver took. */
+  webhookAttempt(outcome: string, latencyMs: number): void;
 }

@@ -43,6 +43,7 @@ export class ServiceMetrics {
   private readonly commands: Histogram<'stream' | 'command' | 'outcome'>;
   private readonly appends: Histogram<'outcome'>;
   private readonly appendBatch: Histogram;
+  private readonly webhookAttempts: Histogram<'outcome'>;
 
   constructor(processName: string) {
     this.registry.setDefaultLabels({ process: processName });
@@ -75,6 +76,18 @@ export class ServiceMetrics {
       buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 1024],
       registers,
     });
+    this.webhookAttempts = new Histogram({
+      name: 'webhook_attempt_duration_seconds',
+      help: 'Webhook delivery attempts to receivers, by outcome (DELIVERED, RETRYING, FAILED, DEAD), and how long each took',
+      labelNames: ['outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+  }
+
+  /** One webhook delivery attempt to a receiver. */
+  observeWebhookAttempt(outcome: string, latencyMs: number): void {
+    this.webhookAttempts.observe({ outcome }, latencyMs / 1000);
   }
 
   /** One answered HTTP request (the request log's line: route is the matched pattern, null for none). */
@@ -92,6 +105,7 @@ export class ServiceMetrics {
     this.measureAppends(infra.eventStore);
     this.watchProjections(infra);
     this.watchQueues(infra);
+    infra.observers = { webhookAttempt: (outcome, latencyMs) => this.observeWebhookAttempt(outcome, latencyMs) };
     return this;
   }
 

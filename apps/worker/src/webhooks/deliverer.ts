@@ -17,6 +17,7 @@ import type { AnswersAfter, CommandRunner } from '#application/command-runner.js
 import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { TurnMemo } from '#application/turn-memo.js';
 import type { DeliveryRequest, WebhookAttempts } from '#application/webhooks/webhook-attempts.js';
+import type { ProcessObservers } from '#application/infrastructure.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 import type { AllowedHost } from '#net/address-policy.js';
 import type { Resolver } from '#net/resolve-target.js';
@@ -37,6 +38,8 @@ export interface DeliveryDeps {
   allowedHosts: readonly AllowedHost[];
   /** DNS for receivers' hosts; the system resolver unless a test injects one. */
   resolve?: Resolver;
+  /** Told of every attempt made (the process's metrics). */
+  observers?: ProcessObservers;
 }
 
 const SIGNER_CACHE = 1000;
@@ -120,6 +123,7 @@ export class WebhookDeliverer implements WebhookAttempts {
         ? approvalReply(result.statusCode, result.reply, requestedFieldsOf(request.body))
         : undefined;
     await this.record(request, url, result, outcome, approval, options.answersAfter ?? 'append');
+    if (url) this.deps.observers?.webhookAttempt(outcome, result.latencyMs);
     // The sender's timer fires after the timeout (a millisecond early at most, by the event loop's rounding).
     const timedOut = !!url && result.statusCode === undefined && result.latencyMs >= this.deps.timeoutMs - 1;
     return { outcome, url, result, ...(approval ? { approval } : {}), timedOut };

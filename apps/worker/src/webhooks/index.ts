@@ -1,5 +1,5 @@
 import type { CommandRunner } from '#application/command-runner.js';
-import type { Infrastructure } from '#application/infrastructure.js';
+import type { Infrastructure, ProcessObservers } from '#application/infrastructure.js';
 import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
 import { PaymentProcess } from '#application/payments/transactions/payment-process.js';
@@ -21,8 +21,14 @@ export interface RunningWebhooks {
  * The deliverer attempts are made with, on `runner`: the delivery workers' own, and the one a process serving the API
  * supplies to the application for the synchronous sandbox test.
  */
-export function createWebhookDeliverer(runner: CommandRunner, clocks: PlatformClocks, config: AppConfig) {
+export function createWebhookDeliverer(
+  runner: CommandRunner,
+  clocks: PlatformClocks,
+  config: AppConfig,
+  observers?: ProcessObservers,
+) {
   return new WebhookDeliverer({
+    ...(observers ? { observers } : {}),
     runner,
     box: new SecretBox(loadSecretsKey(config.secretsKey)),
     clocks,
@@ -34,13 +40,13 @@ export function createWebhookDeliverer(runner: CommandRunner, clocks: PlatformCl
 
 /** The dispatcher (log -> jobs) and the delivery workers (jobs -> receivers). */
 export async function startWebhooks(
-  infra: Pick<Infrastructure, 'eventStore' | 'readModels' | 'jobs' | 'projections' | 'clocks' | 'runner'>,
+  infra: Pick<Infrastructure, 'eventStore' | 'readModels' | 'jobs' | 'projections' | 'clocks' | 'runner' | 'observers'>,
   config: AppConfig,
 ): Promise<RunningWebhooks> {
   // Deliveries and approvals have no reader waiting for the read models to show them; the delivery streams are
   // cached apart from the requests' streams.
   const runner = infra.runner.for({ answersAfter: 'append', cache: { name: 'webhooks' } });
-  const deliverer = createWebhookDeliverer(runner, infra.clocks, config);
+  const deliverer = createWebhookDeliverer(runner, infra.clocks, config, infra.observers);
   const dispatcher = new WebhookDispatcher({
     eventStore: infra.eventStore,
     readModels: infra.readModels,

@@ -211,7 +211,7 @@ export class CardAuthorizations {
         const id = request.increment
           ? incrementHoldTransferId(authorizationId, request.increment.networkTransactionId)
           : request.derivedHolds
-            ? processorHoldTransferId(authorizationId, fundingSourceId)
+            ? processorHoldTransferId(authorizationId, fundingSourceId, request.amount)
             : undefined;
         return { fundingSourceId, transferId: await ledger.transfer(transfer, id) };
       } catch (error) {

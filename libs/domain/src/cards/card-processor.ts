@@ -85,9 +85,13 @@ export const processorAuthorizationId = (platformId: string, networkTransactionI
 export const processorMessageStream = (platformId: string, type: string, networkTransactionId: string): string =>
   `cardprocessormessage-${uuidFromName(`card-processor:${platformId}:${type}:${networkTransactionId}`)}`;
 
-/** A hold an authorization places on a funding source, with an id derived from both: placing it again is a no-op. */
-export const processorHoldTransferId = (authorizationId: string, fundingSourceId: string): string =>
-  publicId('Transfer', uuidFromName(`card-processor-hold:${authorizationId}:${fundingSourceId}`));
+/**
+ * A hold an authorization places on a funding source for an amount, with an id derived from the three: placing it
+ * again is a no-op, and a stand-in answer and a late decision of another amount (a partial approval) hold apart,
+ * the one whose outcome is not recorded being released.
+ */
+export const processorHoldTransferId = (authorizationId: string, fundingSourceId: string, amount: bigint): string =>
+  publicId('Transfer', uuidFromName(`card-processor-hold:${authorizationId}:${fundingSourceId}:${amount}`));
 
 /** The ledger leg of a refund message: derived from the message, so a replay does not refund twice. */
 export const processorReturnTransferId = (platformId: string, networkTransactionId: string): string =>
