@@ -78,7 +78,7 @@ export class ServiceMetrics {
     });
     this.webhookAttempts = new Histogram({
       name: 'webhook_attempt_duration_seconds',
-      help: 'Webhook delivery attempts to receivers, by outcome (DELIVERED, RETRYING, FAILED, DEAD), and how long each took',
+      help: 'Webhook delivery attempts to receivers by outcome (DELIVERED, RETRYING, FAILED, DEAD), and their duration',
       labelNames: ['outcome'],
       buckets: LATENCY_BUCKETS,
       registers,
