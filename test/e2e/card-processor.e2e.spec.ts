@@ -208,6 +208,38 @@ describe('card processor messages', () => {
     expect(await availableOf(holder.usd)).toBe(500n);
   });
 
+  it('declines by each kind of spending control, each with its own code, over the processor interface', async () => {
+    const holder = await h.holder();
+    expect((await t.api.post(`/sandbox/internal-accounts/${holder.usd}/fund`, { amount: 5_000 })).status).toBe(200);
+    const spendingControls = {
+      perAuthorizationLimit: 400,
+      dailyLimit: 600,
+      monthlyLimit: 900,
+      blockedMerchantCategories: ['7995'],
+      allowedMerchantCountries: ['US', 'CA'],
+    };
+    const { id: cardId } = await h.activeCard(holder, { fundingSources: [holder.usd], spendingControls });
+    const at = (amount: number, where: Partial<typeof merchant> = {}) =>
+      send(authorization(cardId, amount, { merchant: { ...merchant, ...where } }));
+    const outcome = async (amount: number, where: Partial<typeof merchant> = {}) => {
+      const { body } = await at(amount, where);
+      return body.decision === 'APPROVED' ? 'APPROVED' : body.declineReason;
+    };
+    expect(await outcome(500)).toBe('SPENDING_LIMIT_PER_AUTHORIZATION');
+    expect(await outcome(100, { mcc: '7995' })).toBe('MERCHANT_CATEGORY_BLOCKED');
+    expect(await outcome(100, { country: 'FR' })).toBe('MERCHANT_COUNTRY_NOT_ALLOWED');
+    expect(await outcome(400)).toBe('APPROVED');
+    expect(await outcome(300)).toBe('SPENDING_LIMIT_DAILY');
+    clock.advance(24 * 3600 * 1000);
+    expect(await outcome(400)).toBe('APPROVED');
+    expect(await outcome(200)).toBe('SPENDING_LIMIT_MONTHLY');
+    expect(await availableOf(holder.usd)).toBe(5_000n - 800n);
+    const allowedOnly = { allowedMerchantCategories: ['5814'] };
+    const other = await h.activeCard(holder, { fundingSources: [holder.usd], spendingControls: allowedOnly });
+    const grocery = await send(authorization(other.id, 100, { merchant: { ...merchant, mcc: '5411' } }));
+    expect(grocery.body).toMatchObject({ decision: 'DECLINED', declineReason: 'MERCHANT_CATEGORY_NOT_ALLOWED' });
+  });
+
   it('declines an unknown card and another platform’s card, recording nothing', async () => {
     const { cardId } = await funded(1000);
     const unknown = await send(authorization('Card:00000000-0000-4000-8000-000000000000', 100));
