@@ -72,6 +72,7 @@ describe('metrics and health probes of the API process', () => {
     expect(sample(text, 'event_append_batch_events_count', {})).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'projection_checkpoint_lag', { projection: /.+/ })).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'job_queue_jobs', { queue: 'webhooks', state: 'dead' })).toBe(0);
+    expect(sample(text, 'job_queue_oldest_due_age_seconds', { queue: 'timers' })).toBeGreaterThanOrEqual(0);
     expect(text).toMatch(/^process_resident_memory_bytes\{process="api"\} \d+/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds\{process="api"\}/m);
   });

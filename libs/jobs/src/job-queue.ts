@@ -88,6 +88,11 @@ export interface JobQueue {
    * when given (a platform sees its own jobs). Counting stops at DEPTH_CAP per state.
    */
   depth(queue: string, group?: string): Promise<QueueDepth>;
+  /**
+   * When the longest-waiting runnable job of `queue` became due (queue clock), or undefined when none is due and not
+   * running: how far behind its workers are. Looks at most at DEPTH_CAP jobs.
+   */
+  oldestDue(queue: string): Promise<Date | undefined>;
   /** Puts a dead job back to waiting with a fresh attempt budget. */
   retryDead(queue: string, id: string): Promise<boolean>;
   /**

@@ -171,7 +171,20 @@ export class ServiceMetrics {
     });
   }
 
-  private watchQueues({ jobs }: Infrastructure): void {
+  private watchQueues({ jobs, clock }: Infrastructure): void {
+    new Gauge({
+      name: 'job_queue_oldest_due_age_seconds',
+      help: "How long each queue's longest-waiting runnable job has been due (0 when none waits), on the queue clock",
+      labelNames: ['queue'],
+      registers: [this.registry],
+      async collect() {
+        const now = clock.now().getTime();
+        for (const queue of OBSERVED_QUEUES) {
+          const due = await jobs.oldestDue(queue);
+          this.set({ queue }, due ? Math.max(0, now - due.getTime()) / 1000 : 0);
+        }
+      },
+    });
     new Gauge({
       name: 'job_queue_jobs',
       help: 'Jobs in each queue by state (waiting, delayed, active, dead; each counted up to 10,000)',

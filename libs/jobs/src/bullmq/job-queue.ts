@@ -9,10 +9,10 @@ import {
 } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Clock } from '#domain/clock.js';
+import { PROMOTE_PAGE, eachEnvelope, type Envelope, type JobStates } from './envelopes.js';
 import { attemptBudget, backoffDelayMs, deferredBy, delayOf, errorMessage, isUnrecoverable } from '../backoff.js';
 import {
   DEPTH_CAP,
-  type BackoffPolicy,
   type Job,
   type JobInfo,
   type JobOptions,
@@ -43,21 +43,8 @@ export interface BullmqJobQueueOptions {
   onError?: (error: unknown) => void;
 }
 
-/** What the Redis job carries: the payload plus the queue-clock due time and the retry policy. */
-interface Envelope<T = unknown> {
-  payload: T;
-  /** Queue-clock ms before which the job must not run. */
-  dueAt: number;
-  backoff?: BackoffPolicy;
-  /** The job's clock group (JobOptions.group). */
-  group?: string;
-  /** Real time before which a deferred run's job does not run again (promotions leave it). */
-  heldUntil?: number;
-}
-
 /** Name of the custom backoff strategy: the delay comes from the port's policy, on the queue clock. */
 const QUEUE_CLOCK_BACKOFF = 'queue-clock';
-const PROMOTE_PAGE = 1000;
 const MIN_REDELAY_MS = 1000;
 
 /** Promotes a delayed job; false when a worker started it or it was removed meanwhile. */
@@ -231,13 +218,9 @@ export class BullmqJobQueue implements JobQueue {
       };
     }
     // Groups live in the job envelopes: count a state's jobs page by page, up to the cap.
-    const count = async (types: ('waiting' | 'prioritized' | 'delayed' | 'active' | 'failed')[]) => {
+    const count = async (types: JobStates) => {
       let n = 0;
-      for (let start = 0; start < DEPTH_CAP; start += PROMOTE_PAGE) {
-        const page = await q.getJobs(types, start, start + PROMOTE_PAGE - 1, true);
-        n += page.filter((job) => (job?.data as Envelope | undefined)?.group === group).length;
-        if (page.length < PROMOTE_PAGE) break;
-      }
+      await eachEnvelope(q, types, (envelope) => (n += envelope?.group === group ? 1 : 0));
       return Math.min(n, DEPTH_CAP);
     };
     return {
@@ -246,6 +229,15 @@ export class BullmqJobQueue implements JobQueue {
       active: await count(['active']),
       dead: await count(['failed']),
     };
+  }
+
+  async oldestDue(queue: string): Promise<Date | undefined> {
+    const now = this.clock.now().getTime();
+    let oldest = Infinity;
+    await eachEnvelope(await this.queue(queue), ['waiting', 'prioritized', 'delayed'], (envelope) => {
+      if (envelope && envelope.dueAt <= now) oldest = Math.min(oldest, envelope.dueAt);
+    });
+    return oldest === Infinity ? undefined : new Date(oldest);
   }
 
   async retryDead(queue: string, id: string): Promise<boolean> {

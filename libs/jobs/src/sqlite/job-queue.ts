@@ -17,7 +17,7 @@ import {
 } from '../job-queue.js';
 import { LogSync } from './log-sync.js';
 import { SqliteWorker, type Finished } from './job-worker.js';
-import { GROUP_INDEX, SCHEMA, prepareStatements, type JobRow, type Statements } from './job-store.js';
+import { GROUP_INDEX, OLDEST_DUE_SQL, SCHEMA, prepareStatements, type JobRow, type Statements } from './job-store.js';
 
 interface PendingInsert {
   row: {
@@ -76,6 +76,7 @@ export class SqliteJobQueue implements JobQueue {
   private readonly workers = new Set<SqliteWorker>();
   private closing: Promise<void> | undefined;
   private readonly stmt: Statements;
+  private oldestDueStatement?: Database.Statement;
   private inserts: PendingInsert[] = [];
   private insertHandle: NodeJS.Immediate | undefined;
   private readonly insertAll: Database.Transaction<(batch: PendingInsert[], woken: Set<string>) => void>;
@@ -232,6 +233,12 @@ export class SqliteJobQueue implements JobQueue {
     }[];
     for (const row of rows) depth[row.state] = Math.min(row.n, DEPTH_CAP);
     return depth;
+  }
+
+  async oldestDue(queue: string): Promise<Date | undefined> {
+    this.oldestDueStatement ??= this.db.prepare(OLDEST_DUE_SQL);
+    const row = this.oldestDueStatement.get({ queue, now: this.clock.now().getTime() }) as { due: number | null };
+    return row.due === null ? undefined : new Date(row.due);
   }
 
   async retryDead(queue: string, id: string): Promise<boolean> {

@@ -58,6 +58,11 @@ const claimable = (condition: string) =>
 /** A deferred run's job (active, a lease nobody holds) is reported as delayed. */
 const HELD_AS_DELAYED = `CASE WHEN state = 'active' AND lease_token IS NULL THEN 'delayed' ELSE state END`;
 
+/** When the longest-waiting runnable job of a queue became due: waiting, or delayed and due but not promoted yet. */
+export const OLDEST_DUE_SQL =
+  `SELECT MIN(due_at) AS due FROM jobs WHERE queue = @queue AND due_at <= @now ` +
+  `AND (state = 'waiting' OR (state = 'delayed' AND lease_token IS NULL))`;
+
 /** Every statement the queue runs, prepared once. */
 export function prepareStatements(db: Database.Database) {
   return {

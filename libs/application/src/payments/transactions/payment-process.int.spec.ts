@@ -39,6 +39,9 @@ class RecordingQueue implements JobQueue {
   async depth() {
     return { waiting: 0, delayed: 0, active: 0, dead: 0 };
   }
+  async oldestDue() {
+    return undefined;
+  }
   async promoteDue() {
     return 0;
   }
