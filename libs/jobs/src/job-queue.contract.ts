@@ -305,22 +305,6 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
       expect(await jobs.depth(`${queue}-empty`)).toEqual({ waiting: 0, delayed: 0, active: 0, dead: 0 });
     });
 
-    it('tells when the longest-waiting runnable job became due, on the queue clock', async () => {
-      const { jobs, queue, clock } = await setup();
-      expect(await jobs.oldestDue(queue)).toBeUndefined();
-      const first = clock.now();
-      await jobs.enqueue(queue, 'now', {});
-      clock.advance(5_000);
-      await jobs.enqueue(queue, 'now', {});
-      await jobs.enqueue(queue, 'later', {}, { delayMs: 60_000 });
-      expect(await jobs.oldestDue(queue)).toEqual(first);
-      expect(await jobs.oldestDue(`${queue}-empty`)).toBeUndefined();
-      jobs.process(queue, async () => undefined);
-      await waitFor(async () => (await jobs.depth(queue)).waiting === 0, 'the runnable jobs to run');
-      // The delayed job is not due yet: nothing waits.
-      expect(await jobs.oldestDue(queue)).toBeUndefined();
-    });
-
     it('retryDead puts a dead job back with a fresh attempt budget', async () => {
       const { jobs, queue, until } = await setup();
       let failing = true;

@@ -12,6 +12,7 @@ import { findRedisServer, startRedis, type RedisHandle } from '../../../test/sup
 import { BullmqJobQueue, decodeJobId, encodeJobId } from './bullmq/job-queue.js';
 import { createJobQueue } from './index.js';
 import { jobQueueContract, waitFor } from './job-queue.contract.js';
+import { jobQueueDueContract } from './job-queue-due.contract.js';
 import { SqliteJobQueue } from './sqlite/job-queue.js';
 
 const srcDir = fileURLToPath(new URL('.', import.meta.url));
@@ -25,7 +26,9 @@ afterAll(() => {
   for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-jobQueueContract('sqlite', async (clock) => new SqliteJobQueue(join(tempDir('jobs-'), 'jobs.db'), { clock }));
+const sqliteQueue = async (clock: ManualClock) => new SqliteJobQueue(join(tempDir('jobs-'), 'jobs.db'), { clock });
+jobQueueContract('sqlite', sqliteQueue);
+jobQueueDueContract('sqlite', sqliteQueue);
 
 describe('SqliteJobQueue across processes', () => {
   it('never runs one job in two queue instances at once', async () => {
@@ -232,8 +235,8 @@ if (redisMissing) console.warn('Skipping the BullMQ job-queue contract: redis-se
   });
 
   // A fresh key prefix per queue instance keeps tests apart in one Redis.
-  jobQueueContract(
-    'bullmq',
-    async (clock) => new BullmqJobQueue({ url: redis!.url, clock, prefix: `t${randomUUID().slice(0, 8)}` }),
-  );
+  const bullmqQueue = async (clock: ManualClock) =>
+    new BullmqJobQueue({ url: redis!.url, clock, prefix: `t${randomUUID().slice(0, 8)}` });
+  jobQueueContract('bullmq', bullmqQueue);
+  jobQueueDueContract('bullmq', bullmqQueue);
 });
