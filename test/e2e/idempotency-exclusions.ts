@@ -34,6 +34,8 @@ export const DECLARED_ELSEWHERE: Record<string, string> = {
   '/agents/me/transfer-in': 'agent transfer-in, key scoped per agent',
   '/agents/me/transfer-out': 'agent transfer-out, key scoped per agent',
   '/agents/me/external-accounts': 'agent external account, key scoped per agent',
+  '/verifications/reviews/{reviewId}/approve': 'approving a KYC review (kyc-reviews.e2e.spec.ts replays a key)',
+  '/verifications/reviews/{reviewId}/reject': 'rejecting a KYC review (kyc-reviews.e2e.spec.ts replays a key)',
   '/customers/{customerId}/kyc-link': 'a KYC link (test/e2e/kyc-link.browser.e2e.spec.ts replays the key)',
   '/bank-rails/{currency}/exceptions/{creditId}/assign':
     'assigning a credit in suspense (bank-rail-credits.e2e.spec.ts)',

@@ -9,6 +9,7 @@ import { ExternalAccountsController } from './external-accounts/external-account
 import { InvitationsController } from './invitations/invitations.controller.js';
 import { UmaProvidersController } from './uma-providers/uma-providers.controller.js';
 import { VerificationsController } from './verifications/verifications.controller.js';
+import { KycReviewsController } from './verifications/kyc-reviews.controller.js';
 import { BeneficialOwnersController } from './beneficial-owners/beneficial-owners.controller.js';
 import { KycLinksController } from './kyc-links/kyc-links.controller.js';
 import { DocumentsController } from './documents/documents.controller.js';
@@ -62,6 +63,7 @@ export const API_CONTROLLERS = [
   ExternalAccountsController,
   CustomersBulkController,
   CustomersController,
+  KycReviewsController,
   VerificationsController,
   BeneficialOwnersController,
   KycLinksController,

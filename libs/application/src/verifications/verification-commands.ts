@@ -84,7 +84,16 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
     await this.ctx.runner.run(
       verificationStream(id),
       verificationDecider,
-      { type: 'CreateVerification', id, platformId: actor.platformId, customerId, customerType, ...outcome, now },
+      {
+        type: 'CreateVerification',
+        id,
+        platformId: actor.platformId,
+        customerId,
+        customerType,
+        ...outcome,
+        review: !sandbox,
+        now,
+      },
       { metadata: { ...actor } },
     );
     return id;

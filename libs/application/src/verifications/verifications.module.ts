@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CreateVerificationHandler } from './verification-commands.js';
 import { VerificationQueries } from './verification-queries.js';
+import { DecideKycReviewHandler } from './kyc-review-commands.js';
+import { KycReviewQueries } from './kyc-review-queries.js';
 import { BeneficialOwnersModule } from '../beneficial-owners/beneficial-owners.module.js';
 
 /**
@@ -8,7 +10,7 @@ import { BeneficialOwnersModule } from '../beneficial-owners/beneficial-owners.m
  */
 @Module({
   imports: [BeneficialOwnersModule],
-  providers: [CreateVerificationHandler, VerificationQueries],
-  exports: [VerificationQueries],
+  providers: [CreateVerificationHandler, VerificationQueries, DecideKycReviewHandler, KycReviewQueries],
+  exports: [VerificationQueries, KycReviewQueries],
 })
 export class VerificationsModule {}

@@ -16,3 +16,26 @@ export const VERIFICATIONS_TEXT = {
     'REJECTED, 003 documents and owners required, otherwise APPROVED.',
   list: 'Newest first.',
 };
+
+/** Descriptions of the routes of kyc-reviews.controller.ts, by handler. */
+export const KYC_REVIEWS_TEXT = {
+  list:
+    'The KYC review queue of a production platform, oldest first: each complete verification of a production ' +
+    'customer (IN_PROGRESS) waits here until an operator (these routes, the console’s KYC reviews page) or the ' +
+    'platform’s KYC provider (POST /kyc-provider/callback) decides it. Filter by `status` (PENDING, APPROVED, ' +
+    'REJECTED). Sandbox verifications never enter the queue: their magic values decide them at once.',
+  get:
+    'The review with what a reviewer looks at: the customer’s data, its documents and, for a business, its ' +
+    'beneficial owners with theirs; each document’s `contentPath` opens its file through the documents API.',
+  approve:
+    'Approves the customer: the verification becomes APPROVED, the beneficial owners still PENDING become ' +
+    'APPROVED, the customer’s kycStatus (kybStatus) becomes APPROVED exactly as a sandbox approval makes it (its ' +
+    'PENDING internal accounts become ACTIVE, the `CUSTOMER.KYC_APPROVED` or `CUSTOMER.KYB_APPROVED` and ' +
+    '`VERIFICATION.APPROVED` webhooks are sent, cards waiting in PENDING_KYC are issued). The decider (the API ' +
+    'token), the time and the optional `reason` are in the customer’s audit history (KycReviewDecided). A review ' +
+    'is decided once: a second decision is 409 KYC_REVIEW_ALREADY_DECIDED.',
+  reject:
+    'Rejects the customer with a `reason` (required): the verification becomes REJECTED with an APPLICANT_REJECTED ' +
+    'error carrying the reason, the customer’s kycStatus (kybStatus) becomes REJECTED with its webhooks, and the ' +
+    'decider, time and reason are in the customer’s audit history. A review is decided once (409).',
+};
