@@ -16,6 +16,7 @@ export const EXCLUDED: Record<string, string> = {
   '/agents/{agentId}/policy/backtest': 'a read: replays the agent’s history with a draft policy; nothing is written',
   '/kyc/{token}/documents': 'unauthenticated upload on a hosted KYC page; each file the customer adds is a document',
   '/card-processor/messages': 'signed by the card processor; idempotent by the network transaction id instead',
+  '/kyc-provider/callback': 'signed by the KYC provider; a review is decided once (409 after)',
 };
 
 /**

@@ -8,6 +8,7 @@ import { createInfrastructure } from '../../host/src/infrastructure.js';
 import { ServiceMetrics } from '../../host/src/observability/metrics.js';
 import { startMetricsServer, type MetricsServer } from '../../host/src/observability/metrics-server.js';
 import { createPlatformDecisions } from '../../host/src/decisions/http-platform-decisions.js';
+import { createKycProvider } from '../../host/src/kyc-provider/http-kyc-provider.js';
 import type { AppConfig } from '#config/config.js';
 import { systemClock, type Clock } from '#domain/clock.js';
 import { randomIds, type IdGenerator } from '#domain/ids.js';
@@ -60,7 +61,9 @@ export async function createApp(config: AppConfig, deps: ServiceDeps = {}) {
   const webhookAttempts = createWebhookDeliverer(infra.runner, infra.clocks, config);
   // Card authorizations and agent actions ask the platforms' decision endpoints in the request.
   const platformDecisions = createPlatformDecisions(infra, config, deps.monotonic);
-  const application = { config, infra, clock, ids, webhookAttempts, platformDecisions };
+  // Production verifications waiting for review go to the platform's KYC provider, when it has one.
+  const kycProvider = createKycProvider(config);
+  const application = { config, infra, clock, ids, webhookAttempts, platformDecisions, kycProvider };
   const app = await createHttpApp(config, ApiModule.register(application), {
     logger: new ServiceLogger(LEVELS[config.logLevel]),
     requestLog: requestLogging(

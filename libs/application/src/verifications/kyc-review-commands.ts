@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { beneficialOwnerDecider } from '#domain/beneficial-owners/beneficial-owner.js';
 import { customerDecider } from '#domain/customers/customer.js';
-import { DomainError, notFound } from '#domain/errors.js';
+import { DomainError, invalid, notFound } from '#domain/errors.js';
 import { streams, uuidOf } from '#domain/ids.js';
 import { reviewOutcome } from '#domain/verifications/review.js';
 import {
@@ -49,6 +49,8 @@ export class DecideKycReviewHandler implements ICommandHandler<DecideKycReviewCo
   ) {}
 
   async execute({ verificationId: id, decision, reason, actor }: DecideKycReviewCommand) {
+    if (decision === 'REJECTED' && !reason?.trim())
+      throw invalid('INVALID_INPUT', 'reason is required to reject a KYC review', 'reason');
     const stream = reviewStream(id);
     const { state } = await this.ctx.runner.load(stream, verificationDecider);
     if (state.verification?.platformId !== actor.platformId) throw notFound('KYC_REVIEW', id);

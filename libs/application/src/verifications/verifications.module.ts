@@ -3,6 +3,7 @@ import { CreateVerificationHandler } from './verification-commands.js';
 import { VerificationQueries } from './verification-queries.js';
 import { DecideKycReviewHandler } from './kyc-review-commands.js';
 import { KycReviewQueries } from './kyc-review-queries.js';
+import { KycProviderSettings } from './kyc-provider.js';
 import { BeneficialOwnersModule } from '../beneficial-owners/beneficial-owners.module.js';
 
 /**
@@ -10,7 +11,13 @@ import { BeneficialOwnersModule } from '../beneficial-owners/beneficial-owners.m
  */
 @Module({
   imports: [BeneficialOwnersModule],
-  providers: [CreateVerificationHandler, VerificationQueries, DecideKycReviewHandler, KycReviewQueries],
-  exports: [VerificationQueries, KycReviewQueries],
+  providers: [
+    CreateVerificationHandler,
+    VerificationQueries,
+    DecideKycReviewHandler,
+    KycReviewQueries,
+    KycProviderSettings,
+  ],
+  exports: [VerificationQueries, KycReviewQueries, KycProviderSettings],
 })
 export class VerificationsModule {}

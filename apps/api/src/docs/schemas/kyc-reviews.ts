@@ -47,3 +47,12 @@ export const kycReviewSchemas: Record<string, Schema> = {
     },
   }),
 };
+
+export const kycProviderSchemas: Record<string, Schema> = {
+  KycProviderConfig: obj(['configured', 'url', 'secretSet', 'updatedAt'], {
+    configured: { type: 'boolean' },
+    url: { type: ['string', 'null'], description: 'The provider’s https endpoint.' },
+    secretSet: { type: 'boolean', description: 'Whether a shared secret is kept (it is never shown).' },
+    updatedAt: { type: ['string', 'null'], format: 'date-time' },
+  }),
+};
