@@ -1,3 +1,4 @@
+import { processorSignature } from '#domain/cards/card-processor.js';
 import { testPerson } from '#domain/testing/fixtures.js';
 import type { Client } from '../service.js';
 import { enc, ok, type Tour } from './tour.js';
@@ -41,7 +42,7 @@ async function submittedBusiness(api: Client, legalName: string, registrationNum
 }
 
 /** A production platform's KYC review queue: listed, one review read, one approved and one rejected. */
-export async function kycReviewTour({ t, recorder }: Tour): Promise<void> {
+export async function kycReviewTour({ t, recorder, anonymous, clock }: Tour): Promise<void> {
   const production = await t.otherPlatform({ sandbox: false });
   const api = recorder.wrap(production.api);
   const first = await submittedBusiness(production.api, 'Acme Widgets Ltd', 'REG-20260401');
@@ -55,4 +56,25 @@ export async function kycReviewTour({ t, recorder }: Tour): Promise<void> {
     }),
   );
   ok(await api.post(`/verifications/reviews/${enc(second)}/approve`, {}), 409);
+
+  // The platform's KYC provider (here one that cannot be reached, so the review also stays in the queue) decides a
+  // third review through its signed callback.
+  const secret = 'kps_example_shared_secret';
+  const provider = { url: 'https://127.0.0.1:9/kyc/submissions', secret };
+  ok(await api.request('PUT', '/config/kyc-provider', provider));
+  ok(await api.get('/config/kyc-provider'));
+  const third = await submittedBusiness(production.api, 'Northwind Traders Ltd', 'REG-20260403');
+  const callback = (body: Record<string, unknown>, key = secret) => {
+    const raw = JSON.stringify(body);
+    const at = Math.floor(clock.now().getTime() / 1000);
+    return anonymous.post('/kyc-provider/callback', raw, {
+      'content-type': 'application/json',
+      'x-kyc-provider-platform': production.platformId,
+      'x-kyc-provider-signature': `t=${at},v1=${processorSignature(key, at, raw)}`,
+    });
+  };
+  const decision = { reviewId: third, decision: 'APPROVED', reason: 'all checks passed' };
+  ok(await callback(decision));
+  ok(await callback(decision, 'not-the-secret'), 401);
+  ok(await api.delete('/config/kyc-provider'));
 }
