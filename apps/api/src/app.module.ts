@@ -10,10 +10,7 @@ import { InvitationsController } from './invitations/invitations.controller.js';
 import { UmaProvidersController } from './uma-providers/uma-providers.controller.js';
 import { VerificationsController } from './verifications/verifications.controller.js';
 import { KycReviewsController } from './verifications/kyc-reviews.controller.js';
-import {
-  KycProviderCallbackController,
-  KycProviderConfigController,
-} from './verifications/kyc-provider.controller.js';
+import { KycProviderCallbackController, KycProviderConfigController } from './verifications/kyc-provider.controller.js';
 import { BeneficialOwnersController } from './beneficial-owners/beneficial-owners.controller.js';
 import { KycLinksController } from './kyc-links/kyc-links.controller.js';
 import { DocumentsController } from './documents/documents.controller.js';

@@ -253,7 +253,14 @@ export default async () => {
         [
           import('../verifications/kyc-reviews.controller.js'),
           {
-            ListKycReviewsQuery: { status: { required: false, type: () => String } },
+            ListKycReviewsQuery: {
+              sortOrder: {
+                required: false,
+                description: 'The queue is worked from its head: oldest first unless asked otherwise.',
+                enum: ['asc', 'desc'],
+              },
+              status: { required: false, type: () => String },
+            },
             ApproveKycReviewDto: {
               reason: {
                 required: false,

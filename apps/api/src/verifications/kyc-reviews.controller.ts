@@ -2,6 +2,7 @@ import { applyDecorators, Body, Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsOptional } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 import { REVIEW_STATUSES, type ReviewDecision } from '#domain/verifications/verification.js';
 import { REVIEW_REASON_MAX } from '#domain/verifications/review.js';
 import type { Actor } from '#application/tokens.js';
@@ -13,10 +14,16 @@ import { CurrentActor } from '../http/auth.js';
 import { FilledText, OptionalFilledText } from '../http/fields.js';
 import { IdParam } from '../http/id-pipe.js';
 import { IdempotentAction } from '../http/idempotency.interceptor.js';
-import { SortedPageParams } from '../http/list-params.js';
+import { PageParams } from '../http/list-params.js';
 import { GetOne, GetPage } from '../http/routes.js';
 
-export class ListKycReviewsQuery extends SortedPageParams {
+export class ListKycReviewsQuery extends PageParams {
+  /** The queue is worked from its head: oldest first unless asked otherwise. */
+  @JSONSchema({ default: 'asc' })
+  @IsOptional()
+  @IsIn(['asc', 'desc'])
+  sortOrder?: 'asc' | 'desc';
+
   @IsOptional()
   @IsIn(REVIEW_STATUSES, { message: `status must be one of ${REVIEW_STATUSES.join(', ')}` })
   status?: string;

@@ -19149,8 +19149,9 @@ export interface operations {
     KycReviews_list: {
         parameters: {
             query?: {
-                status?: "PENDING" | "APPROVED" | "REJECTED";
+                /** @description The queue is worked from its head: oldest first unless asked otherwise. */
                 sortOrder?: "asc" | "desc";
+                status?: "PENDING" | "APPROVED" | "REJECTED";
                 limit?: number;
                 cursor?: string;
             };
