@@ -4,7 +4,7 @@ import { WEBHOOK_EVENT_MAP, type WebhookSourceEvent, type WebhookSources } from 
 import { useTestService } from '../support/fixture.js';
 import { poll } from '../support/poll.js';
 import type { Client } from '../support/service.js';
-import { businessWithOwner, individual, submit } from './kyc-review-support.js';
+import { ADDRESS, businessWithOwner, individual, submit, uploadDocument } from './kyc-review-support.js';
 
 const enc = encodeURIComponent;
 const TOKEN = expect.stringMatching(/^ApiToken:[0-9a-f-]{36}$/);
@@ -140,6 +140,26 @@ describe('KYC review in production', () => {
       { what: 'the card leaving PENDING_KYC' },
     );
     expect(issued.state).toMatch(/^(PENDING_ISSUE|ACTIVE)$/);
+  });
+
+  it('queues what the hosted KYC link submitted', async () => {
+    const prod = await t.otherPlatform({ sandbox: false });
+    const c = (await prod.api.post('/customers', { platformCustomerId: 'link-1', customerType: 'INDIVIDUAL' })).body;
+    await uploadDocument(prod.api, c.id, 'PASSPORT');
+    await uploadDocument(prod.api, c.id, 'UTILITY_BILL');
+    const { kycUrl } = (await prod.api.post(`/customers/${c.id}/kyc-link`, {})).body;
+    const path = new URL(kycUrl).pathname.replace(/^\/2025-10-13/, '');
+    const submitted = await t.anonymous.post(path, {
+      fullName: 'Mary Jackson',
+      birthDate: '1991-04-09',
+      address: ADDRESS,
+    });
+    expect(submitted.status).toBe(200);
+    const queue = (await prod.api.get('/verifications/reviews?status=PENDING')).body.data;
+    expect(queue).toEqual([expect.objectContaining({ customerId: c.id, status: 'PENDING' })]);
+    const review = (await prod.api.get(reviewPath(queue[0].id))).body;
+    expect(review.customer).toMatchObject({ fullName: 'Mary Jackson', birthDate: '1991-04-09', address: ADDRESS });
+    expect(review.documents.map((d: any) => d.documentType).sort()).toEqual(['PASSPORT', 'UTILITY_BILL']);
   });
 
   it('hides another platform’s review (404) and keeps sandbox verifications out of the queue', async () => {
