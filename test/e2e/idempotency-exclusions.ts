@@ -17,6 +17,7 @@ export const EXCLUDED: Record<string, string> = {
   '/agents/{agentId}/policy/backtest': 'a read: replays the agent’s history with a draft policy; nothing is written',
   '/kyc/{token}/documents': 'unauthenticated upload on a hosted KYC page; each file the customer adds is a document',
   '/card-processor/messages': 'signed by the card processor; idempotent by the network transaction id instead',
+  '/kyc-provider/callback': 'signed by the KYC provider; a review is decided once (409 after)',
 };
 
 /**
@@ -35,6 +36,8 @@ export const DECLARED_ELSEWHERE: Record<string, string> = {
   '/agents/me/transfer-in': 'agent transfer-in, key scoped per agent',
   '/agents/me/transfer-out': 'agent transfer-out, key scoped per agent',
   '/agents/me/external-accounts': 'agent external account, key scoped per agent',
+  '/verifications/reviews/{reviewId}/approve': 'approving a KYC review (kyc-reviews.e2e.spec.ts replays a key)',
+  '/verifications/reviews/{reviewId}/reject': 'rejecting a KYC review (kyc-reviews.e2e.spec.ts replays a key)',
   '/customers/{customerId}/kyc-link': 'a KYC link (test/e2e/kyc-link.browser.e2e.spec.ts replays the key)',
   '/bank-rails/{currency}/exceptions/{creditId}/assign':
     'assigning a credit in suspense (bank-rail-credits.e2e.spec.ts)',

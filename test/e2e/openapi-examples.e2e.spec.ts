@@ -12,6 +12,7 @@ import { createsTour } from '../support/examples/creates.js';
 import { onboardingTour } from '../support/examples/onboarding.js';
 import { platformTour, redeliveryTour } from '../support/examples/platform.js';
 import { cardProcessorTour } from '../support/examples/card-processor.js';
+import { kycReviewTour } from '../support/examples/kyc-reviews.js';
 import type { Tour } from '../support/examples/tour.js';
 import { walletTour } from '../support/examples/wallet.js';
 import { ExampleRecorder, type RecordedExamples } from '../support/example-recorder.js';
@@ -106,6 +107,7 @@ describe('OpenAPI examples recorded from real runs', () => {
     await redeliveryTour(tour, receiver, h.usd);
   }, 60_000);
   it('the card processor’s messages answer as documented', () => cardProcessorTour(tour, h), 60_000);
+  it('a production platform’s KYC review queue answers as documented', () => kycReviewTour(tour), 60_000);
 
   it('every operation has a summary and a recorded success (RECORD_EXAMPLES=1 writes them)', async () => {
     const { api } = tour;

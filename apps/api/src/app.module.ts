@@ -9,6 +9,8 @@ import { ExternalAccountsController } from './external-accounts/external-account
 import { InvitationsController } from './invitations/invitations.controller.js';
 import { UmaProvidersController } from './uma-providers/uma-providers.controller.js';
 import { VerificationsController } from './verifications/verifications.controller.js';
+import { KycReviewsController } from './verifications/kyc-reviews.controller.js';
+import { KycProviderCallbackController, KycProviderConfigController } from './verifications/kyc-provider.controller.js';
 import { BeneficialOwnersController } from './beneficial-owners/beneficial-owners.controller.js';
 import { KycLinksController } from './kyc-links/kyc-links.controller.js';
 import { DocumentsController } from './documents/documents.controller.js';
@@ -62,6 +64,7 @@ export const API_CONTROLLERS = [
   ExternalAccountsController,
   CustomersBulkController,
   CustomersController,
+  KycReviewsController,
   VerificationsController,
   BeneficialOwnersController,
   KycLinksController,
@@ -79,6 +82,8 @@ export const API_CONTROLLERS = [
   CardTransactionsController,
   CardProcessorController,
   CardProcessorConfigController,
+  KycProviderCallbackController,
+  KycProviderConfigController,
   SandboxMoneyController,
   SandboxClockController,
   ExchangeRatesController,

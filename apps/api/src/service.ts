@@ -11,6 +11,7 @@ import { traceProcess } from '../../host/src/observability/traced-process.js';
 import type { Tracing } from '../../host/src/observability/tracing.js';
 import { allProjections } from '#read-models/projections/index.js';
 import { createPlatformDecisions } from '../../host/src/decisions/http-platform-decisions.js';
+import { createKycProvider } from '../../host/src/kyc-provider/http-kyc-provider.js';
 import type { AppConfig } from '#config/config.js';
 import { systemClock, type Clock } from '#domain/clock.js';
 import { randomIds, type IdGenerator } from '#domain/ids.js';
@@ -66,7 +67,9 @@ export async function createApp(config: AppConfig, deps: ServiceDeps = {}) {
   const webhookAttempts = createWebhookDeliverer(infra.runner, infra.clocks, config, infra.observers);
   // Card authorizations and agent actions ask the platforms' decision endpoints in the request.
   const platformDecisions = createPlatformDecisions(infra, config, deps.monotonic);
-  const application = { config, infra, clock, ids, webhookAttempts, platformDecisions };
+  // Production verifications waiting for review go to the platform's KYC provider, when it has one.
+  const kycProvider = createKycProvider(config);
+  const application = { config, infra, clock, ids, webhookAttempts, platformDecisions, kycProvider };
   const app = await createHttpApp(config, ApiModule.register(application), {
     logger: new ServiceLogger(LEVELS[config.logLevel]),
     requestLog: requestLogging(

@@ -17,6 +17,7 @@ import {
 import { renderResults, showCardHistory, showCustomer, showTransaction } from './views.js';
 import { loadHealth, loadSetAside, loadWebhookConfig, renderCards, renderTransactions, search } from './ops.js';
 import { loadRails } from './rails.js';
+import { loadReviews } from './reviews.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -266,6 +267,7 @@ async function start() {
 /** The panels between the detail and the charts, in page order: id, title and the loader that fills `<id>-body`. */
 const PANELS = [
   ['approvals', 'Pending approvals', loadApprovals],
+  ['kyc-reviews', 'KYC reviews', () => loadReviews(toast)],
   ['webhooks', 'Webhook deliveries', loadWebhooks],
   ['clock', 'Sandbox clock', loadClock],
   ['endpoint', 'Webhook endpoint', () => loadWebhookConfig(() => panel('webhooks-body', loadWebhooks))],

@@ -23,6 +23,7 @@ import {
   PLATFORM_DECISIONS,
 } from './tokens.js';
 import { NO_PLATFORM_DECISIONS, type PlatformDecisions } from './decisions/platform-decisions.js';
+import { KYC_PROVIDER, NO_KYC_PROVIDER, type KycProvider } from './verifications/kyc-provider.js';
 import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
 import { AgentsModule } from './agents/agents.module.js';
 import { BeneficialOwnersModule } from './beneficial-owners/beneficial-owners.module.js';
@@ -76,6 +77,8 @@ export interface ApplicationDeps {
   webhookAttempts?: WebhookAttempts;
   /** The platforms' decision endpoints, asked in the request (card authorizations, agent actions). */
   platformDecisions?: PlatformDecisions;
+  /** The production platforms' KYC providers (verifications waiting for review are sent to them). */
+  kycProvider?: KycProvider;
 }
 
 /**
@@ -105,6 +108,7 @@ export class ApplicationModule {
         { provide: SECRET_BOX, useFactory: () => new SecretBox(loadSecretsKey(deps.config.secretsKey)) },
         { provide: WEBHOOK_ATTEMPTS, useValue: deps.webhookAttempts ?? NO_WEBHOOK_ATTEMPTS },
         { provide: PLATFORM_DECISIONS, useValue: deps.platformDecisions ?? NO_PLATFORM_DECISIONS },
+        { provide: KYC_PROVIDER, useValue: deps.kycProvider ?? NO_KYC_PROVIDER },
         { provide: CommandRunner, useValue: infra.runner },
         CommandContext,
         IdentityClaims,
@@ -123,6 +127,7 @@ export class ApplicationModule {
         SECRET_BOX,
         WEBHOOK_ATTEMPTS,
         PLATFORM_DECISIONS,
+        KYC_PROVIDER,
         CommandRunner,
         CommandContext,
         IdentityClaims,

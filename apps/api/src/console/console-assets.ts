@@ -23,6 +23,7 @@ export const CONSOLE_ASSETS: Record<string, Asset> = {
   'main.js': { path: 'apps/dashboard/public/main.js', type: JS },
   'ops.js': { path: 'apps/dashboard/public/ops.js', type: JS },
   'rails.js': { path: 'apps/dashboard/public/rails.js', type: JS },
+  'reviews.js': { path: 'apps/dashboard/public/reviews.js', type: JS },
   'chart.umd.js': { path: 'node_modules/chart.js/dist/chart.umd.js', type: JS },
 };
 

@@ -16,6 +16,7 @@ const CSS = 'text/css; charset=utf-8';
 /** The guides, in the order of the navigation: file name (under docs/guides) and title. */
 export const GUIDES: readonly (readonly [name: string, title: string])[] = [
   ['getting-started', 'Getting started'],
+  ['customers', 'Customers'],
   ['wallet-sessions', 'Wallet sessions'],
   ['signed-retry', 'Signed retry'],
   ['webhooks', 'Webhooks'],

@@ -252,6 +252,56 @@ export default async () => {
           },
         ],
         [
+          import('../verifications/kyc-reviews.controller.js'),
+          {
+            ListKycReviewsQuery: {
+              sortOrder: {
+                required: false,
+                description: 'The queue is worked from its head: oldest first unless asked otherwise.',
+                enum: ['asc', 'desc'],
+              },
+              status: { required: false, type: () => String },
+            },
+            ApproveKycReviewDto: {
+              reason: {
+                required: false,
+                type: () => String,
+                description: 'Why the customer is approved, for the audit history.',
+              },
+            },
+            RejectKycReviewDto: {
+              reason: {
+                required: true,
+                type: () => String,
+                description:
+                  "Why the customer is rejected: kept in the audit history and the verification's APPLICANT_REJECTED error.",
+              },
+            },
+          },
+        ],
+        [
+          import('../verifications/kyc-provider.controller.js'),
+          {
+            KycProviderConfigDto: {
+              url: {
+                required: true,
+                type: () => String,
+                description: "The provider's https endpoint, sent each verification that waits for review.",
+              },
+              secret: {
+                required: true,
+                type: () => String,
+                description: 'The shared secret both sides sign with (HMAC-SHA256); kept sealed, never shown again.',
+              },
+            },
+            KycProviderCallbackDto: {
+              reviewId: { required: true, type: () => String },
+              decision: { required: true, enum: ['APPROVED', 'REJECTED'] },
+              reason: { required: false, type: () => String, description: 'Required to reject.' },
+            },
+          },
+        ],
+        [
           import('../beneficial-owners/beneficial-owner.dto.js'),
           {
             BeneficialOwnerAddressDto: {

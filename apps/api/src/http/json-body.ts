@@ -178,7 +178,7 @@ const repeatedKeys = new WeakMap<Request, FieldError[]>();
  * body), kept until the request is gone.
  */
 const rawBodies = new WeakMap<object, Buffer>();
-const KEEPS_RAW_BODY = /\/card-processor\//i;
+const KEEPS_RAW_BODY = /\/(card-processor|kyc-provider)\//i;
 
 /** Keeps `bytes` as the raw body of `req` when its route verifies a signature over them. */
 export function keepRawBody(req: object, url: string | undefined, bytes: Buffer): void {

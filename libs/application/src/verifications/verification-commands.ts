@@ -19,6 +19,7 @@ import { Collections } from '#read-models/projections/collections.js';
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { allForPlatform } from '../queries/list-query.js';
 import { isSandboxPlatform } from '../platforms/platform-config.js';
+import { KycProviderSettings } from './kyc-provider.js';
 
 export class CreateVerificationCommand {
   constructor(
@@ -41,6 +42,7 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
     private readonly ctx: CommandContext,
     private readonly owners: BeneficialOwnerQueries,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    private readonly provider: KycProviderSettings,
   ) {}
 
   /** Types of the documents the customer holds. */
@@ -84,9 +86,20 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
     await this.ctx.runner.run(
       verificationStream(id),
       verificationDecider,
-      { type: 'CreateVerification', id, platformId: actor.platformId, customerId, customerType, ...outcome, now },
+      {
+        type: 'CreateVerification',
+        id,
+        platformId: actor.platformId,
+        customerId,
+        customerType,
+        ...outcome,
+        review: !sandbox,
+        now,
+      },
       { metadata: { ...actor } },
     );
+    // A production check waiting for review goes to the platform's KYC provider, if it has one.
+    if (!sandbox && outcome.verificationStatus === 'IN_PROGRESS') await this.provider.submit(actor.platformId, id);
     return id;
   }
 }

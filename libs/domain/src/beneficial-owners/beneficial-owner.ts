@@ -103,7 +103,9 @@ export type BeneficialOwnerEvent =
 /** `sandbox`: whether the platform is a sandbox one, whose KYC answers at once by the last name's suffix. */
 export type BeneficialOwnerCommand =
   | ({ type: 'CreateBeneficialOwner'; sandbox: boolean; now: string } & NewBeneficialOwner)
-  | { type: 'UpdateBeneficialOwner'; changes: BeneficialOwnerChanges; sandbox: boolean; now: string };
+  | { type: 'UpdateBeneficialOwner'; changes: BeneficialOwnerChanges; sandbox: boolean; now: string }
+  /** A reviewer decided the owner's pending KYC (production KYC review of its business). */
+  | { type: 'DecideBeneficialOwnerKyc'; kycStatus: 'APPROVED' | 'REJECTED'; now: string };
 
 /**
  * The KYC outcome of an owner's personal information. Sandbox: the last three characters of the
@@ -135,7 +137,20 @@ const given = <T extends object>(value: T): Partial<T> => compact(value);
 
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
+/** A pending owner takes the reviewer's decision; an owner already decided keeps its outcome. */
+function decideKyc(
+  cmd: Extract<BeneficialOwnerCommand, { type: 'DecideBeneficialOwnerKyc' }>,
+  state: BeneficialOwnerState,
+) {
+  const { owner: before } = requireOwner(state);
+  if (before.kycStatus !== 'PENDING') return [];
+  const owner = { ...before, kycStatus: cmd.kycStatus, updatedAt: cmd.now };
+  const ids = { beneficialOwnerId: before.id, platformId: before.platformId, customerId: before.customerId };
+  return [{ type: 'BeneficialOwnerUpdated' as const, data: { ...ids, changes: {}, owner } }];
+}
+
 function decide(cmd: BeneficialOwnerCommand, state: BeneficialOwnerState): BeneficialOwnerEvent[] {
+  if (cmd.type === 'DecideBeneficialOwnerKyc') return decideKyc(cmd, state);
   if (cmd.type === 'CreateBeneficialOwner') {
     if (state.exists) throw conflict('BENEFICIAL_OWNER_EXISTS', `beneficial owner ${cmd.id} already exists`);
     checkPercentage(cmd.ownershipPercentage);

@@ -126,9 +126,12 @@ export function verifyProcessorSignature(input: {
   rawBody: Buffer;
   nowSeconds: number;
   toleranceSeconds?: number;
+  /** The header's name in the reason (other signed senders, such as the KYC provider, use the same scheme). */
+  headerName?: string;
 }): { valid: true } | { valid: false; reason: string } {
   const parsed = parseProcessorSignature(input.header);
-  if (!parsed) return { valid: false, reason: 'X-Processor-Signature must be t=<unix seconds>,v1=<hex HMAC-SHA256>' };
+  const name = input.headerName ?? 'X-Processor-Signature';
+  if (!parsed) return { valid: false, reason: `${name} must be t=<unix seconds>,v1=<hex HMAC-SHA256>` };
   const tolerance = input.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS;
   if (Math.abs(input.nowSeconds - parsed.t) > tolerance)
     return { valid: false, reason: `the signature's timestamp is more than ${tolerance} seconds from the clock` };

@@ -79,6 +79,8 @@ function evolveExisting(state: ExistingCustomer, event: ExistingCustomerEvent): 
       const { beneficialOwnerId, kycStatus, version } = event.data;
       return { ...state, owners: new Map(state.owners).set(beneficialOwnerId, { kycStatus, version }) };
     }
+    case 'KycReviewDecided':
+      return state;
     case 'SignedRequestApplied':
       return { ...state, signedRequests: new Set(state.signedRequests).add(event.data.requestId) };
     default:

@@ -138,7 +138,28 @@ export type CustomerEvent =
         updatedAt: string;
       };
     }
+  /** A reviewer's decision on the customer's verification (production KYC review): who, when and why. */
+  | {
+      type: 'KycReviewDecided';
+      data: {
+        customerId: string;
+        platformId: string;
+        verificationId: string;
+        decision: 'APPROVED' | 'REJECTED';
+        reason?: string;
+        decidedBy: string;
+        updatedAt: string;
+      };
+    }
   | ResourceAbandoned;
+
+/** The review whose decision a status change carries. */
+export interface KycReviewDecision {
+  verificationId: string;
+  decision: 'APPROVED' | 'REJECTED';
+  reason?: string;
+  decidedBy: string;
+}
 
 export type CustomerCommand =
   | ({ type: 'CreateCustomer'; accounts: NewAccount[]; now: string } & NewCustomer)
@@ -151,6 +172,6 @@ export type CustomerCommand =
    * it is the business's own check, taken together with its owners (`owners`: as read again by the
    * verification, recorded first).
    */
-  | { type: 'ChangeKycStatus'; kycStatus: KycStatus; owners?: OwnerOutcome[]; now: string }
+  | { type: 'ChangeKycStatus'; kycStatus: KycStatus; owners?: OwnerOutcome[]; review?: KycReviewDecision; now: string }
   /** A beneficial owner of this business was created or changed: its KYC outcome counts towards the KYB. */
   | { type: 'RecordBeneficialOwnerKyc'; owner: OwnerOutcome; now: string };

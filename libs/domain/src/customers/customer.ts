@@ -180,14 +180,23 @@ function decideKyc(
     const target = kybStatusWith(state.ownKycStatus ?? state.kycStatus, state.owners, recorded);
     return [...ownerEvents(state, recorded, cmd.now), ...statusChange(state, target, cmd.now)];
   }
-  if (state.customerType !== 'BUSINESS') return statusChange(state, cmd.kycStatus, cmd.now);
+  const review = reviewEvent(state, cmd);
+  if (state.customerType !== 'BUSINESS') return [...review, ...statusChange(state, cmd.kycStatus, cmd.now)];
   const recorded = newOutcomes(state.owners, cmd.owners ?? []);
   const own: CustomerEvent[] =
     cmd.kycStatus === state.ownKycStatus
       ? []
       : [{ type: 'BusinessCheckRecorded', data: { ...idsOf(state), kycStatus: cmd.kycStatus, updatedAt: cmd.now } }];
   const target = kybStatusWith(cmd.kycStatus, state.owners, recorded);
-  return [...ownerEvents(state, recorded, cmd.now), ...own, ...statusChange(state, target, cmd.now)];
+  return [...review, ...ownerEvents(state, recorded, cmd.now), ...own, ...statusChange(state, target, cmd.now)];
+}
+
+/** The review decision a status change carries, recorded first so that the customer's history names its reviewer. */
+function reviewEvent(state: ExistingCustomer, cmd: CommandOf<'ChangeKycStatus'>): CustomerEvent[] {
+  if (!cmd.review) return [];
+  const { verificationId, decision, reason, decidedBy } = cmd.review;
+  const data = { ...idsOf(state), verificationId, decision, ...(reason !== undefined ? { reason } : {}), decidedBy };
+  return [{ type: 'KycReviewDecided', data: { ...data, updatedAt: cmd.now } }];
 }
 
 /** The status change to `target` (nothing if already so); approval activates the PENDING accounts. */

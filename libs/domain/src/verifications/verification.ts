@@ -1,5 +1,5 @@
 import { latestSnapshotDecider, type Decider } from '../decider.js';
-import { conflict } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import type { CustomerProfile, CustomerType, KycStatus } from '../customers/customer.js';
 import type { OwnerRecords } from '../customers/kyb.js';
 import { sandboxKycStatus } from '../customers/sandbox-kyc.js';
@@ -76,6 +76,20 @@ export interface VerificationSnapshot {
   errors: (VerificationError | LegacyVerificationError)[];
   createdAt: string;
   updatedAt: string;
+  /** A production check waiting for a decision (an operator's or the KYC provider's), and that decision. */
+  review?: VerificationReview;
+}
+
+export const REVIEW_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+export type ReviewDecision = Exclude<ReviewStatus, 'PENDING'>;
+
+/** Who decided (the actor: an API token, a console session, the KYC provider), when, and why. */
+export interface VerificationReview {
+  status: ReviewStatus;
+  reason?: string;
+  decidedBy?: string;
+  decidedAt?: string;
 }
 
 export interface VerificationState {
@@ -83,21 +97,41 @@ export interface VerificationState {
   verification?: VerificationSnapshot;
 }
 
-export type VerificationEvent = {
-  type: 'VerificationCreated';
-  data: { verificationId: string; platformId: string; customerId: string; verification: VerificationSnapshot };
-};
-
-export type VerificationCommand = {
-  type: 'CreateVerification';
-  id: string;
+type VerificationData = {
+  verificationId: string;
   platformId: string;
   customerId: string;
-  customerType: CustomerType;
-  verificationStatus: VerificationStatus;
-  errors: VerificationError[];
-  now: string;
+  verification: VerificationSnapshot;
 };
+
+export type VerificationEvent =
+  { type: 'VerificationCreated'; data: VerificationData } | { type: 'VerificationReviewed'; data: VerificationData };
+
+/**
+ * `review`: the check waits for a reviewer (production platforms, a complete submission). `DecideReview` records
+ * the reviewer's decision once, with the verification's status as the customer then took it.
+ */
+export type VerificationCommand =
+  | {
+      type: 'CreateVerification';
+      id: string;
+      platformId: string;
+      customerId: string;
+      customerType: CustomerType;
+      verificationStatus: VerificationStatus;
+      errors: VerificationError[];
+      review?: boolean;
+      now: string;
+    }
+  | {
+      type: 'DecideReview';
+      decision: ReviewDecision;
+      reason?: string;
+      decidedBy: string;
+      verificationStatus: VerificationStatus;
+      errors: VerificationError[];
+      now: string;
+    };
 
 /** Verifications have their own streams; the kind is not one the customer stream could hold. */
 export const verificationStream = (verificationId: string) => `verification-${verificationId.split(':')[1]}`;
@@ -211,7 +245,46 @@ export function kycStatusFrom(status: VerificationStatus): KycStatus | undefined
   }
 }
 
+/** The review of a verification that has one, else a 404: sandbox checks and incomplete submissions have none. */
+export function requireReview(
+  state: VerificationState,
+  id: string,
+): VerificationSnapshot & { review: VerificationReview } {
+  const v = state.verification;
+  if (!state.exists || !v?.review) throw notFound('KYC_REVIEW', id);
+  return v as VerificationSnapshot & { review: VerificationReview };
+}
+
+/** A decided review stays decided: a second decision (the same or another) is a 409. */
+export function reviewAlreadyDecided(id: string, review: VerificationReview) {
+  return conflict(
+    'KYC_REVIEW_ALREADY_DECIDED',
+    `review ${id} was already decided: ${review.status} by ${review.decidedBy ?? 'unknown'} at ${review.decidedAt}`,
+  );
+}
+
+function decideReview(cmd: Extract<VerificationCommand, { type: 'DecideReview' }>, state: VerificationState) {
+  const before = requireReview(state, state.verification?.id ?? 'unknown');
+  if (before.review.status !== 'PENDING') throw reviewAlreadyDecided(before.id, before.review);
+  const review: VerificationReview = {
+    status: cmd.decision,
+    ...(cmd.reason !== undefined ? { reason: cmd.reason } : {}),
+    decidedBy: cmd.decidedBy,
+    decidedAt: cmd.now,
+  };
+  const verification: VerificationSnapshot = {
+    ...before,
+    verificationStatus: cmd.verificationStatus,
+    errors: cmd.errors,
+    updatedAt: cmd.now,
+    review,
+  };
+  const { id: verificationId, platformId, customerId } = before;
+  return [{ type: 'VerificationReviewed' as const, data: { verificationId, platformId, customerId, verification } }];
+}
+
 function decide(cmd: VerificationCommand, state: VerificationState): VerificationEvent[] {
+  if (cmd.type === 'DecideReview') return decideReview(cmd, state);
   const { id, platformId, customerId, customerType, verificationStatus, errors, now } = cmd;
   if (state.exists) throw conflict('VERIFICATION_EXISTS', `verification ${id} already exists`);
   const verification: VerificationSnapshot = {
@@ -223,6 +296,7 @@ function decide(cmd: VerificationCommand, state: VerificationState): Verificatio
     errors,
     createdAt: now,
     updatedAt: now,
+    ...(cmd.review && verificationStatus === 'IN_PROGRESS' ? { review: { status: 'PENDING' as const } } : {}),
   };
   return [{ type: 'VerificationCreated', data: { verificationId: id, platformId, customerId, verification } }];
 }

@@ -284,6 +284,7 @@ export const WEBHOOK_EVENT_MAP: Readonly<Record<string, WebhookMapping>> = {
   InvitationClaimed: invitationClaimed,
   InternalAccountStatusChanged: accountStatusUpdated,
   VerificationCreated: verificationUpdated,
+  VerificationReviewed: verificationUpdated,
   TransactionCreated: paymentChange('created'),
   TransactionStatusChanged: paymentChange('status'),
   TransactionStepStarted: paymentChange('step'),

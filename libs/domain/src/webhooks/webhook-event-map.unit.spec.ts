@@ -35,6 +35,7 @@ describe('the event -> webhook table', () => {
         'TransactionStepStarted',
         'TransferCreated',
         'VerificationCreated',
+        'VerificationReviewed',
       ].sort(),
     );
   });

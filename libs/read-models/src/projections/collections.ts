@@ -7,6 +7,7 @@ export const Collections = {
   ledgerTransfers: 'ledger_transfers',
   externalAccounts: 'external_accounts',
   verifications: 'verifications',
+  kycReviews: 'kyc_reviews',
   beneficialOwners: 'beneficial_owners',
   documents: 'documents',
   invitations: 'invitations',

@@ -2,6 +2,7 @@ import { customerProjection } from './customers/customer-projection.js';
 import { externalAccountProjection } from './external-accounts/external-account-projection.js';
 import { invitationProjection } from './invitations/invitation-projection.js';
 import { verificationProjection } from './verifications/verification-projection.js';
+import { kycReviewProjection } from './verifications/kyc-review-projection.js';
 import { beneficialOwnerProjection } from './beneficial-owners/beneficial-owner-projection.js';
 import { documentProjection } from './documents/document-projection.js';
 import { internalAccountProjection } from './internal-accounts/internal-account-projection.js';
@@ -26,6 +27,7 @@ export const allProjections = [
   internalAccountProjection,
   externalAccountProjection,
   verificationProjection,
+  kycReviewProjection,
   beneficialOwnerProjection,
   documentProjection,
   invitationProjection,

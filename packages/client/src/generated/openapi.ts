@@ -1127,6 +1127,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/config/kyc-provider": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the KYC provider
+         * @description The platform’s KYC provider endpoint (never the secret). Without one, reviews wait for an operator.
+         */
+        get: operations["KycProviderConfig_get"];
+        /**
+         * Set the KYC provider
+         * @description Production platforms only (sandbox platforms keep their magic values: 400 KYC_PROVIDER_NOT_FOR_SANDBOX). Each verification that then waits for review is POSTed to `url` (https) as `{type: "KYC_REVIEW.SUBMITTED", platformId, submittedAt, callbackPath, review}` (the review as GET /verifications/reviews/{id} shows it), signed like the callback with `secret`; a provider that cannot be reached leaves the review for an operator.
+         */
+        put: operations["KycProviderConfig_put"];
+        post?: never;
+        /**
+         * Remove the KYC provider
+         * @description Removes the provider: reviews wait for an operator again.
+         */
+        delete: operations["KycProviderConfig_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/config/webhook-secret/rotate": {
         parameters: {
             query?: never;
@@ -1706,6 +1734,26 @@ export interface paths {
          * @description Called by the invitee’s platform (any platform). Only PENDING invitations; claimed, cancelled or expired ones answer 409 INVALID_STATE_TRANSITION. Emits INVITATION_CLAIMED to the inviter’s platform, which then sends amountToSend itself: claiming moves no money.
          */
         post: operations["Invitations_claim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/kyc-provider/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive the KYC provider’s decision
+         * @description The platform’s KYC provider answers a review it was sent: `{reviewId, decision: APPROVED | REJECTED, reason}` (reason required to reject), decided exactly as the operator’s approve or reject (actor `system:kyc-provider` in the customer’s audit history). No platform credentials: `X-Kyc-Provider-Platform` names the platform and `X-Kyc-Provider-Signature: t=<unix seconds>,v1=<hex>` carries HMAC-SHA256 of `<t>.<raw body>` with the platform’s shared secret (the card processor’s scheme); a missing, malformed, wrong or stale (more than 5 minutes from the platform’s clock) signature, or a platform without a provider, is 401 KYC_PROVIDER_SIGNATURE_INVALID and changes nothing. A review already decided is 409.
+         */
+        post: operations["KycProviderCallback_callback"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2381,6 +2429,86 @@ export interface paths {
         get: operations["Verifications_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/verifications/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List KYC reviews
+         * @description The KYC review queue of a production platform, oldest first: each complete verification of a production customer (IN_PROGRESS) waits here until an operator (these routes, the console’s KYC reviews page) or the platform’s KYC provider (POST /kyc-provider/callback) decides it. Filter by `status` (PENDING, APPROVED, REJECTED). Sandbox verifications never enter the queue: their magic values decide them at once.
+         */
+        get: operations["KycReviews_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/verifications/reviews/{reviewId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a KYC review
+         * @description The review with what a reviewer looks at: the customer’s data, its documents and, for a business, its beneficial owners with theirs; each document’s `contentPath` opens its file through the documents API.
+         */
+        get: operations["KycReviews_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/verifications/reviews/{reviewId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a KYC review
+         * @description Approves the customer: the verification becomes APPROVED, the beneficial owners still PENDING become APPROVED, the customer’s kycStatus (kybStatus) becomes APPROVED exactly as a sandbox approval makes it (its PENDING internal accounts become ACTIVE, the `CUSTOMER.KYC_APPROVED` or `CUSTOMER.KYB_APPROVED` and `VERIFICATION.APPROVED` webhooks are sent, cards waiting in PENDING_KYC are issued). The decider (the API token), the time and the optional `reason` are in the customer’s audit history (KycReviewDecided). A review is decided once: a second decision is 409 KYC_REVIEW_ALREADY_DECIDED.
+         */
+        post: operations["KycReviews_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/verifications/reviews/{reviewId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a KYC review
+         * @description Rejects the customer with a `reason` (required): the verification becomes REJECTED with an APPLICANT_REJECTED error carrying the reason, the customer’s kycStatus (kybStatus) becomes REJECTED with its webhooks, and the decider, time and reason are in the customer’s audit history. A review is decided once (409).
+         */
+        post: operations["KycReviews_reject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4620,6 +4748,81 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        KycReview: {
+            /** @description The review is named by the verification it decides. */
+            id: string;
+            verificationId: string;
+            customerId: string;
+            /** @enum {string} */
+            customerType: "INDIVIDUAL" | "BUSINESS";
+            /**
+             * @description PENDING until an operator or the platform’s KYC provider decides it; then APPROVED or REJECTED.
+             * @enum {string}
+             */
+            status: "PENDING" | "APPROVED" | "REJECTED";
+            /** @description Why it was decided so (required to reject). */
+            reason?: string;
+            /** @description The actor that decided: `ApiToken:<uuid>` (an API token or the console), `system:kyc-provider`. */
+            decidedBy?: string;
+            /**
+             * Format: date-time
+             * @description When it was decided, on the platform’s clock.
+             */
+            decidedAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        KycReviewDetail: {
+            /** @description The review is named by the verification it decides. */
+            id: string;
+            verificationId: string;
+            customerId: string;
+            /** @enum {string} */
+            customerType: "INDIVIDUAL" | "BUSINESS";
+            /**
+             * @description PENDING until an operator or the platform’s KYC provider decides it; then APPROVED or REJECTED.
+             * @enum {string}
+             */
+            status: "PENDING" | "APPROVED" | "REJECTED";
+            /** @description Why it was decided so (required to reject). */
+            reason?: string;
+            /** @description The actor that decided: `ApiToken:<uuid>` (an API token or the console), `system:kyc-provider`. */
+            decidedBy?: string;
+            /**
+             * Format: date-time
+             * @description When it was decided, on the platform’s clock.
+             */
+            decidedAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The customer under review, as GET /customers/{id} shows it. */
+            customer: components["schemas"]["Customer"];
+            /** @description The customer’s documents. */
+            documents: (components["schemas"]["Document"] & {
+                /** @description The path of the document’s file in the documents API (GET, same credentials). */
+                contentPath: string;
+            })[];
+            /** @description The business’s beneficial owners, each with its documents (empty for individuals). */
+            beneficialOwners: (components["schemas"]["BeneficialOwner"] & {
+                documents: (components["schemas"]["Document"] & {
+                    /** @description The path of the document’s file in the documents API (GET, same credentials). */
+                    contentPath: string;
+                })[];
+            })[];
+        };
+        KycProviderConfig: {
+            configured: boolean;
+            /** @description The provider’s https endpoint. */
+            url: string | null;
+            /** @description Whether a shared secret is kept (it is never shown). */
+            secretSet: boolean;
+            /** Format: date-time */
+            updatedAt: string | null;
+        };
         BeneficialOwnerPersonalInfo: {
             firstName: string;
             middleName?: string;
@@ -6058,6 +6261,12 @@ export interface components {
             /** @enum {string} */
             kybStatus?: "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED";
         };
+        ApproveKycReviewDto: {
+            reason?: string;
+        };
+        RejectKycReviewDto: {
+            reason: string;
+        };
         CreateVerificationDto: {
             customerId: string;
         };
@@ -6304,6 +6513,16 @@ export interface components {
             decisionDeadlineMs?: number;
             /** @enum {string} */
             standInDecision?: "APPROVE" | "DECLINE";
+        };
+        KycProviderCallbackDto: {
+            reviewId: string;
+            /** @enum {string} */
+            decision: "APPROVED" | "REJECTED";
+            reason?: string;
+        };
+        KycProviderConfigDto: {
+            url: string;
+            secret: string;
         };
         SandboxSendDto: {
             quoteId: string;
@@ -12077,6 +12296,199 @@ export interface operations {
             };
         };
     };
+    KycProviderConfig_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycProviderConfig"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    KycProviderConfig_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KycProviderConfigDto"];
+            };
+        };
+        responses: {
+            /** @description The provider */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycProviderConfig"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    KycProviderConfig_remove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycProviderConfig"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     PlatformConfig_rotateWebhookSecret: {
         parameters: {
             query?: never;
@@ -15327,6 +15739,83 @@ export interface operations {
             };
             /** @description Rate limited; see `Retry-After`. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    KycProviderCallback_callback: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The platform: Platform:<uuid>. */
+                "x-kyc-provider-platform": string;
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256>. */
+                "x-kyc-provider-signature": string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KycProviderCallbackDto"];
+            };
+        };
+        responses: {
+            /** @description The review, decided */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycReview"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18833,6 +19322,380 @@ export interface operations {
             };
             /** @description Not found (or owned by another platform). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    KycReviews_list: {
+        parameters: {
+            query?: {
+                /** @description The queue is worked from its head: oldest first unless asked otherwise. */
+                sortOrder?: "asc" | "desc";
+                status?: "PENDING" | "APPROVED" | "REJECTED";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of KYC reviews */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["KycReview"][];
+                        hasMore: boolean;
+                        /** @description Present only when hasMore. */
+                        nextCursor?: string;
+                        /** @description All matches, regardless of pagination. Exact, except where more than 10,000 documents match a combination of filters the service keeps no count for (a date range, two filters at once): it answers 10,000 then. */
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    KycReviews_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                reviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycReviewDetail"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    KycReviews_approve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
+                "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                reviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ApproveKycReviewDto"];
+            };
+        };
+        responses: {
+            /** @description The review, decided */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this is the stored first response to the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycReview"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    KycReviews_reject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response (status and body, errors included) is kept for 24 hours with a hash of the request; the same key with the same request answers it again with `Idempotent-Replayed: true` and runs nothing, with a different request 422 IDEMPOTENCY_KEY_REUSED. Keys are per platform. Authentication failures, rate limits, server errors and signed-retry challenges (202) are not kept: the signed step is, and its replay runs nothing. */
+                "Idempotency-Key"?: string;
+                /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                reviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectKycReviewDto"];
+            };
+        };
+        responses: {
+            /** @description The review, decided */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this is the stored first response to the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycReview"];
+                };
+            };
+            /** @description Invalid input: `details.errors` lists each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: `reason` names the failed check. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: the API token lacks the permission, or the platform may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or owned by another platform). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the resource’s current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency key reused with a different request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,6 +2,7 @@ import { externalAccountSchemas } from './external-account.js';
 import { invitationSchemas } from './invitations.js';
 import { umaProviderSchemas } from './uma-providers.js';
 import { verificationSchemas } from './verifications.js';
+import { kycProviderSchemas, kycReviewSchemas } from './kyc-reviews.js';
 import { documentSchemas } from './documents.js';
 import { walletSchemas } from './wallet.js';
 import { webhookSchemas } from './webhooks.js';
@@ -30,6 +31,8 @@ export const areaSchemas: Record<string, Record<string, unknown>>[] = [
   externalAccountSchemas,
   bankRailSchemas,
   verificationSchemas,
+  kycReviewSchemas,
+  kycProviderSchemas,
   beneficialOwnerSchemas,
   kycLinkSchemas,
   documentSchemas,

@@ -1,7 +1,7 @@
 import type { VerificationEvent, VerificationSnapshot } from '#domain/verifications/verification.js';
 import { toVerificationResource } from '#domain/verifications/verification-view.js';
 import { defineProjection } from '../../projection.js';
-import type { Doc } from '../../read-model-store.js';
+import type { Doc, ProjectionTransaction } from '../../read-model-store.js';
 import { Collections } from '../collections.js';
 
 /**
@@ -13,18 +13,14 @@ export function toVerification(doc: Doc): Record<string, unknown> {
   return { ...resource, ...toVerificationResource(doc as unknown as VerificationSnapshot) };
 }
 
+/** Stored in the public API's shape (older verifications are converted), scoping fields beside it. */
+function putVerification({ data }: { data: { verification: VerificationSnapshot } }, tx: ProjectionTransaction) {
+  const { platformId, customerType } = data.verification;
+  tx.put(Collections.verifications, { ...toVerificationResource(data.verification), platformId, customerType });
+}
+
 export const verificationProjection = defineProjection<VerificationEvent>({
   name: 'verifications',
   collections: [Collections.verifications],
-  on: {
-    VerificationCreated: ({ data }, tx) => {
-      // Stored in the public API's shape (older verifications are converted), scoping fields beside it.
-      const { platformId, customerType } = data.verification;
-      tx.put(Collections.verifications, {
-        ...toVerificationResource(data.verification),
-        platformId,
-        customerType,
-      });
-    },
-  },
+  on: { VerificationCreated: putVerification, VerificationReviewed: putVerification },
 });
