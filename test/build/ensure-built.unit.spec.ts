@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { STAMP_PATH, staleness } from '../scripts/ensure-built.mjs';
+import { STAMP_PATH, staleness } from '../../scripts/ensure-built.mjs';
 
 describe('ensure-built: build only when the build is missing or older than the sources', () => {
   const repos: string[] = [];
