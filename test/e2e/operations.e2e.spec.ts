@@ -162,7 +162,7 @@ describe('request log', () => {
 });
 
 describe('start-up output', () => {
-  it('prints the sandbox secret only when it is created, and the address actually bound', async () => {
+  it('prints the sandbox secret once, the bound address, and where the API, docs and console are', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'payments-start-'));
     const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '0.0.0.0', LOG_LEVEL: 'log', ...adapterEnv() });
     const quiet = new Writable({ write: (_c, _e, done) => done() });
@@ -174,6 +174,7 @@ describe('start-up output', () => {
       });
       try {
         const service = await startService(config, { logDestination: quiet });
+        for (const page of ['/docs', '/dashboard']) expect((await fetch(service.url + page)).status).toBe(200);
         await service.close();
         return { out, secret: service.sandbox!.clientSecret, tokenId: service.sandbox!.tokenId };
       } finally {
@@ -184,6 +185,10 @@ describe('start-up output', () => {
       const first = await captureStart();
       expect(first.out).toContain(first.secret);
       expect(first.out).toMatch(/listening on http:\/\/0\.0\.0\.0:\d+\/2025-10-13/);
+      const local = / {2}API: +(http:\/\/127\.0\.0\.1:\d+\/2025-10-13)\n/.exec(first.out)?.[1];
+      expect(local).toBeDefined();
+      expect(first.out).toContain(`  docs:     ${local}/docs`);
+      expect(first.out).toContain(`  console:  ${local}/dashboard`);
       const second = await captureStart();
       expect(second.secret).toBe(first.secret);
       expect(second.out).not.toContain(first.secret);

@@ -22,7 +22,7 @@ import { BASE_PATH } from './http/base-path.js';
 import { answerUnknownPaths, createHttpApp } from './http/adapters.js';
 import { applyServerLimits } from './http/http-server.js';
 import { createRequestLogger, requestLogging } from './http/request-log.js';
-import { ServiceLogger } from './http/startup-logger.js';
+import { ServiceLogger, startupAddresses } from './http/startup-logger.js';
 import { validationPipe } from './http/validation.js';
 import { ensureSandboxPlatform, type SandboxCredentials } from './sandbox/sandbox-platform.js';
 
@@ -98,6 +98,7 @@ export async function startService(config: AppConfig, deps: ServiceDeps = {}): P
   const url = `http://${wildcard ? '127.0.0.1' : hostOf(address)}:${address.port}/${BASE_PATH}`;
   const bound = `http://${hostOf(address)}:${address.port}/${BASE_PATH}`;
   Logger.log(wildcard ? `listening on ${bound} (every interface; locally ${url})` : `listening on ${bound}`, 'Service');
+  Logger.log(startupAddresses(url), 'Service');
   const metricsServer = config.observability.metricsPort
     ? await startMetricsServer(infra, metrics, config.observability)
     : undefined;

@@ -24,3 +24,12 @@ export class ServiceLogger extends ConsoleLogger {
     super.log(message, ...(rest as [string?]));
   }
 }
+
+/**
+ * The addresses `npm start` prints last, for a person to open: the API's base, its reference and guides, and the
+ * operations console. `baseUrl` is the local form of the bound address (`http://127.0.0.1:3000/2025-10-13`).
+ */
+export function startupAddresses(baseUrl: string): string {
+  const lines = ['open', `  API:      ${baseUrl}`, `  docs:     ${baseUrl}/docs`, `  console:  ${baseUrl}/dashboard`];
+  return lines.join('\n');
+}
