@@ -14,7 +14,8 @@ import { guideBlocks, typescriptModule, type GuideBlock } from '../support/guide
  * Consecutive `ts` blocks run as one module through the client package `@payments-platform/client`. The
  * environment is what the guides tell a reader to set: PAYMENTS_API_URL, PAYMENTS_TOKEN_ID and
  * PAYMENTS_CLIENT_SECRET of the sandbox platform. Blocks of other languages (`json`, `http`, `text`) and
- * `no-run: <reason>` blocks are not run (test/support/guide-blocks.ts).
+ * `no-run: <reason>` blocks are not run (test/support/guide-blocks.ts). GUIDES_VERBOSE=1 prints what each shell
+ * block printed.
  */
 const GUIDES = resolve('docs/guides');
 const WORK = resolve('test/.guide-blocks');
@@ -57,8 +58,10 @@ function runShell(block: GuideBlock, env: Record<string, string>): Promise<void>
       'bash',
       ['-euo', 'pipefail', '-c', script],
       { env, cwd: resolve('.'), timeout: 60_000, maxBuffer: 16 << 20 },
-      (error, stdout, stderr) =>
-        error ? fail(new Error(`exit ${error.code}\n${stderr}\n${stdout}`.trimEnd())) : done(),
+      (error, stdout, stderr) => {
+        if (process.env.GUIDES_VERBOSE) console.log(`block ${block.number}:\n${stdout}${stderr}`);
+        return error ? fail(new Error(`exit ${error.code}\n${stderr}\n${stdout}`.trimEnd())) : done();
+      },
     );
   });
 }

@@ -16,6 +16,8 @@ const CSS = 'text/css; charset=utf-8';
 /** The guides, in the order of the navigation: file name (under docs/guides) and title. */
 export const GUIDES: readonly (readonly [name: string, title: string])[] = [
   ['getting-started', 'Getting started'],
+  ['customers-and-accounts', 'Customers and accounts'],
+  ['payments', 'Payments'],
   ['wallet-sessions', 'Wallet sessions'],
   ['signed-retry', 'Signed retry'],
   ['webhooks', 'Webhooks'],
