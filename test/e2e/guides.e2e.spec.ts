@@ -11,11 +11,11 @@ import { guideBlocks, typescriptModule, type GuideBlock } from '../support/guide
  * service fails here with the guide's name and the block's number. `sh`/`bash` blocks run with
  * `bash -euo pipefail` from the repository root, `curl` failing on any answer that is not 2xx; the variables and
  * functions a block sets are there for the guide's later blocks (and in `process.env` for its TypeScript).
- * Consecutive `ts` blocks run as one module through the client package `@payments-platform/client`. The
- * environment is what the guides tell a reader to set: PAYMENTS_API_URL, PAYMENTS_TOKEN_ID and
- * PAYMENTS_CLIENT_SECRET of the sandbox platform. Blocks of other languages (`json`, `http`, `text`) and
- * `no-run: <reason>` blocks are not run (test/support/guide-blocks.ts). GUIDES_VERBOSE=1 prints what each shell
- * block printed.
+ * Consecutive `ts` blocks run as one module through the client package `@payments-platform/client` (and are
+ * typechecked with the repository's tsconfig). The environment is what the guides tell a reader to set:
+ * PAYMENTS_API_URL, PAYMENTS_TOKEN_ID and PAYMENTS_CLIENT_SECRET of the sandbox platform. Blocks of other
+ * languages (`json`, `http`, `text`) and `no-run: <reason>` blocks are not run (test/support/guide-blocks.ts).
+ * GUIDES_VERBOSE=1 prints what each shell block printed.
  */
 const GUIDES = resolve('docs/guides');
 const WORK = resolve('test/.guide-blocks');
@@ -123,20 +123,57 @@ describe('docs/guides: every code block runs against the service', () => {
   it('finds the guides', () => expect(names.length).toBeGreaterThanOrEqual(7));
 
   it.each(names)('%s', async (name) => {
-    const blocks = guideBlocks(readFileSync(join(GUIDES, `${name}.md`), 'utf8'), `${name}.md`);
-    const state = join(WORK, `${name}.state`);
-    writeFileSync(state, '');
-    writeFileSync(`${state}.env`, '');
-    for (const [index, group] of steps(blocks).entries()) {
-      const where = (n: number) => `docs/guides/${name}.md block ${n} (line ${blocks[n - 1].line})`;
-      const env = { ...(process.env as Record<string, string>), ...base };
-      if (group[0].runs === 'sh') {
-        await runShell(group[0], { ...env, GUIDE_STATE: state }).catch((error: Error) => {
-          throw new Error(`${where(group[0].number)} failed: ${error.message}`, { cause: error });
-        });
-        continue;
+    await runGuide(`docs/guides/${name}.md`, readFileSync(join(GUIDES, `${name}.md`), 'utf8'), base);
+  });
+
+  it('names the guide, the block and its line when a block fails, shell or TypeScript', async () => {
+    const shell = '# Broken\n\n```sh\nA=1\n```\n\n```sh\ntest "$A" = 2\n```\n';
+    await expect(runGuide('broken.md', shell, base)).rejects.toThrow('broken.md block 2 (line 7) failed: exit 1');
+    const typescript = '```sh\nA=1\n```\n```ts\nconsole.log(process.env.A);\n```\n```ts\nthrow new Error(`no`);\n```';
+    await expect(runGuide('broken-ts.md', typescript, base)).rejects.toThrow('broken-ts.md block 3 (line 7) failed');
+  });
+
+  it("typechecks the guides' TypeScript", async () => {
+    const dir = join(WORK, 'typecheck');
+    mkdirSync(dir, { recursive: true });
+    for (const name of names) {
+      const blocks = guideBlocks(readFileSync(join(GUIDES, `${name}.md`), 'utf8'), `${name}.md`);
+      for (const [index, group] of steps(blocks).entries()) {
+        if (group[0].runs === 'ts')
+          writeFileSync(
+            join(dir, `${name}-${index}.ts`),
+            typescriptModule(group, () => ''),
+          );
       }
-      await runTypescript(`${name}-${index}`, group, { ...readGuideEnv(state), ...base }, where);
     }
+    const config = { extends: '../../../tsconfig.json', compilerOptions: { noEmit: true, incremental: false } };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...config, include: ['*.ts'] }));
+    const tsc = resolve('node_modules/typescript/bin/tsc');
+    const output = await new Promise<string>((done) =>
+      execFile(process.execPath, [tsc, '-p', dir], { timeout: 120_000 }, (error, stdout) =>
+        done(error ? stdout || error.message : ''),
+      ),
+    );
+    expect(output).toBe('');
   });
 });
+
+/** Runs one guide's blocks in order; throws naming the guide, the block and its line at the first that fails. */
+async function runGuide(guide: string, markdown: string, base: Record<string, string>): Promise<void> {
+  const blocks = guideBlocks(markdown, guide);
+  const file = guide.replace(/^.*\//, '').replace(/\.md$/, '');
+  const state = join(WORK, `${file}.state`);
+  writeFileSync(state, '');
+  writeFileSync(`${state}.env`, '');
+  for (const [index, group] of steps(blocks).entries()) {
+    const where = (n: number) => `${guide} block ${n} (line ${blocks[n - 1].line})`;
+    if (group[0].runs === 'sh') {
+      const env = { ...(process.env as Record<string, string>), ...base, GUIDE_STATE: state };
+      await runShell(group[0], env).catch((error: Error) => {
+        throw new Error(`${where(group[0].number)} failed: ${error.message}`, { cause: error });
+      });
+      continue;
+    }
+    await runTypescript(`${file}-${index}`, group, { ...readGuideEnv(state), ...base }, where);
+  }
+}
