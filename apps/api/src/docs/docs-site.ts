@@ -16,7 +16,9 @@ const CSS = 'text/css; charset=utf-8';
 /** The guides, in the order of the navigation: file name (under docs/guides) and title. */
 export const GUIDES: readonly (readonly [name: string, title: string])[] = [
   ['getting-started', 'Getting started'],
-  ['customers', 'Customers'],
+  ['customers-and-accounts', 'Customers and accounts'],
+  ['payments', 'Payments'],
+  ['kyc-review', 'KYC review'],
   ['wallet-sessions', 'Wallet sessions'],
   ['signed-retry', 'Signed retry'],
   ['webhooks', 'Webhooks'],
