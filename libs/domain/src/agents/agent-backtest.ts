@@ -1,3 +1,4 @@
+import { statedAmount } from '../money.js';
 import { DomainError } from '../errors.js';
 import { agentDecider } from './agent.js';
 import { convertAmount, recastUsage } from './agent-policy.js';
@@ -174,14 +175,19 @@ export interface BacktestOutcomePair {
   actualOutcome: BacktestOutcome;
   draftOutcome: BacktestOutcome;
   count: number;
-  amount: number;
+  /** Null past 2^53-1, with the exact sum in `exact`. */
+  amount: number | null;
+  exact?: string;
 }
+
+/** A count and its amounts added up: the JSON number where it fits, otherwise null with `exact`. */
+export type StatedTotal = { count: number } & ReturnType<typeof statedAmount>;
 
 export interface BacktestSummary {
   /** The draft's limits currency: the summary's amounts are in its smallest unit. */
   currency: string;
-  considered: { count: number; amount: number };
-  changed: { count: number; amount: number; actions: Omit<BacktestDecision, 'limitsAmount'>[] };
+  considered: StatedTotal;
+  changed: StatedTotal & { actions: Omit<BacktestDecision, 'limitsAmount'>[] };
   outcomes: BacktestOutcomePair[];
 }
 
@@ -211,9 +217,9 @@ export function summarizeBacktest(decisions: BacktestDecision[], draft: AgentPol
   }
   return {
     currency: draft.spendingLimits.currency,
-    considered: { count: decisions.length, amount: Number(total) },
-    changed: { count: changed.length, amount: Number(changedTotal), actions: changed },
-    outcomes: [...pairs.values()].map((p) => ({ ...p, amount: Number(p.amount) })),
+    considered: { count: decisions.length, ...statedAmount(total) },
+    changed: { count: changed.length, ...statedAmount(changedTotal), actions: changed },
+    outcomes: [...pairs.values()].map((p) => ({ ...p, ...statedAmount(p.amount) })),
   };
 }
 

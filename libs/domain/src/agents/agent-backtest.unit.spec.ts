@@ -248,3 +248,23 @@ describe('agent policy backtest (examples)', () => {
     ]);
   });
 });
+
+describe('the backtest summary', () => {
+  it('states sums past 2^53-1 exactly, as null with the decimal beside', () => {
+    const big = 9_000_000_000_000_000n;
+    const decision = (actionId: string) => ({
+      actionId,
+      type: 'TRANSFER_OUT' as const,
+      at: T0,
+      amount: Number(big),
+      currency: 'USD',
+      actualOutcome: 'APPROVED' as const,
+      draftOutcome: 'APPROVED' as const,
+      limitsAmount: big,
+    });
+    const summary = summarizeBacktest([decision('a'), decision('b')], policy());
+    expect(summary.considered).toEqual({ count: 2, amount: null, exact: '18000000000000000' });
+    expect(summary.outcomes[0]).toMatchObject({ count: 2, amount: null, exact: '18000000000000000' });
+    expect(summary.changed).toMatchObject({ count: 0, amount: 0 });
+  });
+});

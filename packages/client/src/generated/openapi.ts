@@ -5640,11 +5640,15 @@ export interface components {
             /** @description The actions requested in the period. */
             considered: {
                 count: number;
-                amount: number;
+                amount: number | null;
+                /** @description The exact sum as a decimal string, when `amount` is null. */
+                exact?: string;
             };
             changed: {
                 count: number;
-                amount: number;
+                amount: number | null;
+                /** @description The exact sum as a decimal string, when `amount` is null. */
+                exact?: string;
                 actions: components["schemas"]["AgentPolicyBacktestChange"][];
             };
             /** @description Per pair of outcomes (actual, draft), unchanged pairs included. */
@@ -5654,7 +5658,9 @@ export interface components {
                 /** @enum {string} */
                 draftOutcome: "APPROVED" | "DECLINED" | "APPROVAL_REQUIRED";
                 count: number;
-                amount: number;
+                amount: number | null;
+                /** @description The exact sum as a decimal string, when `amount` is null. */
+                exact?: string;
             }[];
         };
         AgentPolicyBacktestChange: {

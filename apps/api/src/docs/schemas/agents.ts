@@ -10,8 +10,13 @@ const PERMISSIONS = [
 ];
 const MODES = ['AUTO', 'APPROVAL_REQUIRED'];
 const BACKTEST_OUTCOMES = ['APPROVED', 'DECLINED', 'APPROVAL_REQUIRED'];
+/** A sum of amounts: the JSON number where it fits, null past 2^53-1 with the exact decimal in `exact`. */
+const summed = {
+  amount: nullable(int({ description: 'Added up (smallest unit); null past 2^53-1, with `exact`.' })),
+  exact: str({ description: 'The exact sum as a decimal string, when `amount` is null.' }),
+};
 const totals = (description: string): Schema => ({
-  ...obj(['count', 'amount'], { count: int(), amount: int() }),
+  ...obj(['count', 'amount'], { count: int(), ...summed }),
   description,
 });
 
@@ -104,7 +109,7 @@ export const agentSchemas: Record<string, Schema> = {
     considered: totals('The actions requested in the period.'),
     changed: obj(['count', 'amount', 'actions'], {
       count: int(),
-      amount: int(),
+      ...summed,
       actions: { type: 'array', items: ref('AgentPolicyBacktestChange') },
     }),
     outcomes: {
@@ -114,7 +119,7 @@ export const agentSchemas: Record<string, Schema> = {
         actualOutcome: str({ enum: BACKTEST_OUTCOMES }),
         draftOutcome: str({ enum: BACKTEST_OUTCOMES }),
         count: int(),
-        amount: int(),
+        ...summed,
       }),
     },
   }),
