@@ -61,6 +61,8 @@ describe('traces with OTEL_TRACES_EXPORTER=otlp', () => {
       const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(created.body.id)}`);
       return accounts.body.data[0].id as string;
     };
+    // Webhooks to the receiver too (it answers 200 to any path): their delivery jobs make spans of their own.
+    expect((await api.patch('/config', { webhookEndpoint: `${receiver.url}/hooks` })).status).toBe(200);
     const [payer, payee] = [await customer(), await customer()];
     expect((await api.post(`/sandbox/internal-accounts/${payer}/fund`, { amount: 50_000 })).status).toBe(200);
     const paid = await api.post('/quotes', {
@@ -102,6 +104,12 @@ describe('traces with OTEL_TRACES_EXPORTER=otlp', () => {
     const ids = new Set(spans.map((s) => s.spanId));
     const roots = spans.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId));
     expect(roots.map((s) => s.name)).toEqual(['POST /2025-10-13/quotes']);
+    // Each job the worker runs is a span (a root of its own), with the commands it runs beneath it.
+    await poll(
+      async () => receiver.spans.map((s) => s.name),
+      (n) => n.some((x) => x.startsWith('job webhooks ')),
+      { what: 'a webhook delivery job span', timeoutMs: 15_000 },
+    );
   });
 });
 

@@ -3,6 +3,7 @@ import type { CommandRunner } from '#application/command-runner.js';
 import type { Infrastructure } from '#application/infrastructure.js';
 import { DomainError } from '#domain/errors.js';
 import type { EventStore, NewEvent } from '#event-store/event-store.js';
+import type { Job, JobQueue } from '#jobs/job-queue.js';
 import type { Projection } from '#read-models/projection.js';
 import { streamKind } from './metrics.js';
 
@@ -34,8 +35,8 @@ function traceparent(): string | undefined {
 
 /**
  * The spans of the process's own write path, added only when tracing is on (`startTracing`): each command the runner
- * runs, each append (its events carry the trace as `traceparent` in their metadata), and each event a projection
- * applies, as a child of the trace that wrote it.
+ * runs, each append (its events carry the trace as `traceparent` in their metadata), each job its workers run, and
+ * each event a projection applies, as a child of the trace that wrote it.
  */
 export function traceProcess(infra: Infrastructure, projections: readonly Projection[]): void {
   // The runner's run as it is (with the metrics' measure around it, when there is one): the span covers it.
@@ -47,7 +48,24 @@ export function traceProcess(infra: Infrastructure, projections: readonly Projec
     return inSpan(`command ${type}`, attributes, () => inner.apply(this, args));
   } as CommandRunner['run'];
   traceAppends(infra.eventStore);
+  traceJobs(infra.jobs);
   for (const projection of projections) traceProjection(projection);
+}
+
+/** Each job a worker of the process runs, in a span of its own (a root: a job outlives the request that queued it). */
+function traceJobs(jobs: JobQueue): void {
+  const process = jobs.process.bind(jobs);
+  jobs.process = <T>(queue: string, handler: (job: Job<T>) => Promise<void>, options?: { concurrency?: number }) => {
+    const traced = (job: Job<T>) => {
+      const attributes = {
+        'payments.queue': queue,
+        'payments.job': job.name,
+        'payments.attempt': job.attemptsMade + 1,
+      };
+      return context.with(ROOT_CONTEXT, () => inSpan(`job ${queue} ${job.name}`, attributes, () => handler(job)));
+    };
+    return process(queue, traced, options);
+  };
 }
 
 function traceAppends(store: EventStore): void {
