@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startChildService, type ChildService } from '../support/child-service.js';
-import { ManualClock } from '#domain/clock.js';
 import { useDataDir } from '../support/fixture.js';
-import { startTestService, type TestService } from '../support/service.js';
 import { poll } from '../support/poll.js';
 import { findRedisServer, startRedis, startRedisOn, type RedisHandle } from '../support/redis-server.js';
 
@@ -14,28 +12,30 @@ if (redisMissing) console.warn('Skipping the readiness-under-BullMQ test: redis-
 (redisMissing ? describe.skip : describe)('readiness under JOBS=bullmq when Redis goes away', () => {
   let redis: RedisHandle;
   let port: number;
-  let service: TestService;
+  let service: ChildService | undefined;
+  const dataDir = useDataDir('readiness-bullmq-', () => service?.kill());
 
   beforeAll(async () => {
     redis = (await startRedis())!;
     port = Number(new URL(redis.url).port);
     const env = { JOBS: 'bullmq', REDIS_URL: redis.url, READY_TIMEOUT_MS: '1000' };
-    service = await startTestService({ clock: new ManualClock(Date.UTC(2026, 0, 5, 12)), env });
-  }, 30_000);
-  afterAll(async () => {
-    await service?.close();
-    await redis.stop();
-  });
+    service = await startChildService(dataDir, env);
+  }, 60_000);
+  afterAll(() => redis.stop());
 
   it('fails within 5 s of Redis stopping, liveness staying up, and recovers once Redis is back', async () => {
-    const ready = () => service.anonymous.get('/health/ready');
+    const probe = async (path: string) => {
+      const res = await fetch(`${service!.url}${path}`);
+      return { status: res.status, body: (await res.json()) as { details: Record<string, { status: string }> } };
+    };
+    const ready = () => probe('/health/ready');
     expect((await ready()).status).toBe(200);
     await redis.stop();
     const stoppedAt = Date.now();
     const down = await poll(ready, (r) => r.status === 503, { what: 'readiness to fail', timeoutMs: 5_000 });
     expect(Date.now() - stoppedAt).toBeLessThan(5_000);
     expect(down.body.details.jobs.status).toBe('down');
-    expect((await service.anonymous.get('/health/live')).status).toBe(200);
+    expect((await probe('/health/live')).status).toBe(200);
     redis = await startRedisOn(port);
     const up = await poll(ready, (r) => r.status === 200, { what: 'readiness to recover', timeoutMs: 20_000 });
     expect(up.body.details.jobs.status).toBe('up');
