@@ -49,38 +49,32 @@ export class ServiceMetrics {
     this.registry.setDefaultLabels({ process: processName });
     collectDefaultMetrics({ register: this.registry });
     const registers = [this.registry];
-    this.httpRequests = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'HTTP requests answered, by method, route pattern and status, and their duration',
-      labelNames: ['method', 'route', 'status'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.commands = new Histogram({
-      name: 'command_duration_seconds',
-      help: 'Commands run through the command runner, by stream kind, command type and outcome, and their duration',
-      labelNames: ['stream', 'command', 'outcome'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.appends = new Histogram({
-      name: 'event_append_duration_seconds',
-      help: 'Appends to the event store (one per batch of commands on a stream), by outcome, and their duration',
-      labelNames: ['outcome'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
+    const latency = <L extends string>(name: string, help: string, labelNames: L[]) =>
+      new Histogram<L>({ name, help, labelNames, buckets: LATENCY_BUCKETS, registers });
+    this.httpRequests = latency(
+      'http_request_duration_seconds',
+      'HTTP requests answered, by method, route pattern and status, and their duration',
+      ['method', 'route', 'status'],
+    );
+    this.commands = latency(
+      'command_duration_seconds',
+      'Commands run through the command runner, by stream kind, command type and outcome, and their duration',
+      ['stream', 'command', 'outcome'],
+    );
+    this.appends = latency(
+      'event_append_duration_seconds',
+      'Appends to the event store (one per batch of commands on a stream), by outcome, and their duration',
+      ['outcome'],
+    );
+    this.webhookAttempts = latency(
+      'webhook_attempt_duration_seconds',
+      'Webhook delivery attempts to receivers by outcome (DELIVERED, RETRYING, FAILED, DEAD), and their duration',
+      ['outcome'],
+    );
     this.appendBatch = new Histogram({
       name: 'event_append_batch_events',
       help: 'Events written by one append',
       buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 1024],
-      registers,
-    });
-    this.webhookAttempts = new Histogram({
-      name: 'webhook_attempt_duration_seconds',
-      help: 'Webhook delivery attempts to receivers by outcome (DELIVERED, RETRYING, FAILED, DEAD), and their duration',
-      labelNames: ['outcome'],
-      buckets: LATENCY_BUCKETS,
       registers,
     });
   }
