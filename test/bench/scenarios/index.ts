@@ -11,6 +11,7 @@ import { lists } from './lists.js';
 import { topology } from './topology.js';
 import { rails } from './rails.js';
 import { cardAuthorizations } from './card-authorizations.js';
+import { bulkImports } from './bulk-imports.js';
 
 export type { Scenario } from '../scenario.js';
 
@@ -30,4 +31,5 @@ export const scenarios: Scenario[] = [
   topology,
   rails,
   cardAuthorizations,
+  bulkImports,
 ];

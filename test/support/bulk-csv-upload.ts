@@ -1,0 +1,74 @@
+import { request } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { CUSTOMER_CSV_COLUMNS } from './customer-csv.js';
+
+/** A large customer CSV generated as it is sent, for the bulk import memory test and the `bulk-imports` benchmark. */
+
+const MB = 1024 * 1024;
+/** The size of each file of the two concurrent imports. */
+export const BULK_FILE_BYTES = 29 * MB;
+/** Each row is padded (in `description`, accepted and not kept) to this size: 29 MB are about 98,000 rows. */
+const ROW_BYTES = 310;
+
+const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+
+const ADDRESS = { addressLine1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' };
+
+/** A valid individual row named after `id`. */
+const individual = (id: string): Record<string, string> => ({
+  umaAddress: `${id}@bulk.example.com`,
+  platformCustomerId: id,
+  customerType: 'INDIVIDUAL',
+  fullName: `Ada ${id}`,
+  birthDate: '1990-01-15',
+  ...ADDRESS,
+});
+
+/** A CSV file of `bytes` bytes (deterministic), generated as it is sent, in the multipart body of an upload. */
+function csvUpload(tag: string, bytes: number) {
+  const boundary = `----bulk-memory-${tag}`;
+  const columns = [...CUSTOMER_CSV_COLUMNS, 'description'];
+  async function* body(): AsyncGenerator<Uint8Array> {
+    yield Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${tag}.csv"\r\n` +
+        `Content-Type: text/csv\r\n\r\n`,
+    );
+    let chunk = `${columns.join(',')}\n`;
+    let sent = chunk.length;
+    for (let i = 0; sent < bytes; i++) {
+      const row = individual(`${tag}-${i}`);
+      const short = columns.map((c) => cell(row[c] ?? '')).join(',');
+      row.description = 'x'.repeat(Math.max(Math.min(ROW_BYTES, bytes - sent) - short.length - 1, 0));
+      const text = `${columns.map((c) => cell(row[c] ?? '')).join(',')}\n`;
+      sent += text.length;
+      chunk += text;
+      // Sent in chunks of about 64 KB, as a client would.
+      if (chunk.length >= 64 * 1024) {
+        yield Buffer.from(chunk);
+        chunk = '';
+      }
+    }
+    yield Buffer.from(chunk);
+    yield Buffer.from(`\r\n--${boundary}--\r\n`);
+  }
+  return { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/**
+ * Uploads a generated file of `bytes` bytes to `POST /customers/bulk/csv` with node:http (fetch would keep the whole
+ * body in this process) and answers the status and body.
+ */
+export const sendBulkCsv = (url: string, auth: string, tag: string, bytes: number) =>
+  new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+    const form = csvUpload(tag, bytes);
+    const headers = { ...form.headers, authorization: auth };
+    const req = request(`${url}/customers/bulk/csv`, { method: 'POST', headers }, (answer) => {
+      let text = '';
+      answer.setEncoding('utf8');
+      answer.on('data', (chunk: string) => (text += chunk));
+      answer.on('end', () => resolve({ status: answer.statusCode!, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    pipeline(Readable.from(form.body()), req).catch(reject);
+  });
