@@ -1,35 +1,16 @@
 import { expect } from '@jest/globals';
 import type { Client, Reply } from '../support/service.js';
 import type { WebhookReceiver } from '../support/webhook-receiver.js';
-import { CUSTOMER_CSV_COLUMNS } from '../support/customer-csv.js';
+import { CUSTOMER_CSV_COLUMNS, businessRow, individualRow, type CsvRow } from '../support/customer-csv.js';
 
 /** Fixtures of the bulk customer import tests: CSV files, their upload, and waiting for the job. */
 
 export const COLUMNS = CUSTOMER_CSV_COLUMNS;
 
-export type Row = Record<string, string>;
+export type Row = CsvRow;
 
-const ADDRESS: Row = { addressLine1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' };
-
-/** A valid individual row named after `id` (its UMA address without `$`, as the public API's example). */
-export const individual = (id: string, extra: Row = {}): Row => ({
-  umaAddress: `${id}@bulk.example.com`,
-  platformCustomerId: id,
-  customerType: 'INDIVIDUAL',
-  fullName: `Ada ${id}`,
-  birthDate: '1990-01-15',
-  ...ADDRESS,
-  ...extra,
-});
-
-export const business = (id: string, extra: Row = {}): Row => ({
-  umaAddress: `$${id}@bulk.example.com`,
-  platformCustomerId: id,
-  customerType: 'BUSINESS',
-  businessLegalName: `Acme ${id}`,
-  ...ADDRESS,
-  ...extra,
-});
+export const individual = individualRow;
+export const business = businessRow;
 
 const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CUSTOMER_CSV_COLUMNS } from './customer-csv.js';
+import { CUSTOMER_CSV_COLUMNS, individualRow as individual } from './customer-csv.js';
 
 /** A large customer CSV generated as it is sent, for the bulk import memory test and the `bulk-imports` benchmark. */
 
@@ -12,18 +12,6 @@ export const BULK_FILE_BYTES = 29 * MB;
 const ROW_BYTES = 310;
 
 const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-
-const ADDRESS = { addressLine1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' };
-
-/** A valid individual row named after `id`. */
-const individual = (id: string): Record<string, string> => ({
-  umaAddress: `${id}@bulk.example.com`,
-  platformCustomerId: id,
-  customerType: 'INDIVIDUAL',
-  fullName: `Ada ${id}`,
-  birthDate: '1990-01-15',
-  ...ADDRESS,
-});
 
 /** A CSV file of `bytes` bytes (deterministic), generated as it is sent, in the multipart body of an upload. */
 function csvUpload(tag: string, bytes: number) {
