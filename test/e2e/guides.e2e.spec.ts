@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { useTestService } from '../support/fixture.js';
 import { guideBlocks, typescriptModule, type GuideBlock } from '../support/guide-blocks.js';
+import { GuideBrowser } from '../support/guide-browser.js';
 
 /**
  * Every guide's code runs against the service, in the order a reader follows it, so a guide that drifts from the
@@ -12,7 +13,10 @@ import { guideBlocks, typescriptModule, type GuideBlock } from '../support/guide
  * `bash -euo pipefail` from the repository root, `curl` failing on any answer that is not 2xx; the variables and
  * functions a block sets are there for the guide's later blocks (and in `process.env` for its TypeScript).
  * Consecutive `ts` blocks run as one module through the client package `@payments-platform/client` (and are
- * typechecked with the repository's tsconfig). The environment is what the guides tell a reader to set:
+ * typechecked with the repository's tsconfig); `js browser` blocks run in Chromium at `http://localhost:3000` with a
+ * virtual passkey authenticator (test/support/guide-browser.ts). What a TypeScript block sets in `process.env`, or a
+ * browser block in `guide`, is a variable of the guide's later blocks. The environment is what the guides tell a
+ * reader to set:
  * PAYMENTS_API_URL, PAYMENTS_TOKEN_ID and PAYMENTS_CLIENT_SECRET of the sandbox platform. Blocks of other
  * languages (`json`, `http`, `text`) and `no-run: <reason>` blocks are not run (test/support/guide-blocks.ts).
  * GUIDES_VERBOSE=1 prints what each shell block printed.
@@ -76,7 +80,7 @@ function steps(blocks: GuideBlock[]): GuideBlock[][] {
   const out: GuideBlock[][] = [];
   for (const block of blocks.filter((b) => b.runs)) {
     const last = out.at(-1);
-    if (block.runs === 'ts' && last?.[0].runs === 'ts') last.push(block);
+    if (block.runs !== 'sh' && last && last[0].runs === block.runs) last.push(block);
     else out.push([block]);
   }
   return out;
@@ -88,24 +92,36 @@ async function runTypescript(
   group: GuideBlock[],
   env: Record<string, string>,
   where: (block: number) => string,
-): Promise<void> {
+): Promise<Record<string, string>> {
   const path = join(WORK, `${file}.ts`);
   writeFileSync(
     path,
     typescriptModule(group, (n) => `(globalThis as { __guideBlock?: number }).__guideBlock = ${n};`),
   );
   const g = globalThis as { __guideBlock?: number };
-  const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
+  const before = { ...process.env };
   Object.assign(process.env, env);
+  const during = { ...process.env };
   try {
     await import(pathToFileURL(path).href);
+    return Object.fromEntries(
+      Object.entries(process.env).filter((entry): entry is [string, string] => during[entry[0]] !== entry[1]),
+    );
   } catch (error) {
     throw new Error(`${where(g.__guideBlock ?? group[0].number)} failed: ${(error as Error).stack}`, { cause: error });
   } finally {
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
+    for (const key of Object.keys(process.env)) if (!(key in before)) delete process.env[key];
+    Object.assign(process.env, before);
+  }
+}
+
+/** Adds `variables` to the guide's state: shell variables of its later blocks, and their environment. */
+function saveVariables(state: string, variables: Record<string, string>): void {
+  const quoted = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+  for (const [name, value] of Object.entries(variables)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`a guide variable needs a shell name: ${name}`);
+    appendFileSync(state, `declare -gx ${name}=${quoted(value)}\n`);
+    appendFileSync(`${state}.env`, `${name}=${value}\0`);
   }
 }
 
@@ -122,8 +138,12 @@ describe('docs/guides: every code block runs against the service', () => {
 
   it('finds the guides', () => expect(names.length).toBeGreaterThanOrEqual(7));
 
+  // The service's clock follows real time from step to step, as a reader's does (a sandbox ID token's times are
+  // the reader's machine's).
+  const realTime = () => t.clock.set(new Date());
+
   it.each(names)('%s', async (name) => {
-    await runGuide(`docs/guides/${name}.md`, readFileSync(join(GUIDES, `${name}.md`), 'utf8'), base);
+    await runGuide(`docs/guides/${name}.md`, readFileSync(join(GUIDES, `${name}.md`), 'utf8'), base, realTime);
   });
 
   it('names the guide, the block and its line when a block fails, shell or TypeScript', async () => {
@@ -159,21 +179,41 @@ describe('docs/guides: every code block runs against the service', () => {
 });
 
 /** Runs one guide's blocks in order; throws naming the guide, the block and its line at the first that fails. */
-async function runGuide(guide: string, markdown: string, base: Record<string, string>): Promise<void> {
+async function runGuide(
+  guide: string,
+  markdown: string,
+  base: Record<string, string>,
+  beforeStep: () => void = () => undefined,
+): Promise<void> {
   const blocks = guideBlocks(markdown, guide);
   const file = guide.replace(/^.*\//, '').replace(/\.md$/, '');
   const state = join(WORK, `${file}.state`);
   writeFileSync(state, '');
   writeFileSync(`${state}.env`, '');
-  for (const [index, group] of steps(blocks).entries()) {
-    const where = (n: number) => `${guide} block ${n} (line ${blocks[n - 1].line})`;
-    if (group[0].runs === 'sh') {
-      const env = { ...(process.env as Record<string, string>), ...base, GUIDE_STATE: state };
-      await runShell(group[0], env).catch((error: Error) => {
-        throw new Error(`${where(group[0].number)} failed: ${error.message}`, { cause: error });
-      });
-      continue;
+  const browser = new GuideBrowser();
+  try {
+    for (const [index, group] of steps(blocks).entries()) {
+      beforeStep();
+      const where = (n: number) => `${guide} block ${n} (line ${blocks[n - 1].line})`;
+      if (group[0].runs === 'sh') {
+        const env = { ...(process.env as Record<string, string>), ...base, GUIDE_STATE: state };
+        await runShell(group[0], env).catch((error: Error) => {
+          throw new Error(`${where(group[0].number)} failed: ${error.message}`, { cause: error });
+        });
+        continue;
+      }
+      const variables = { ...readGuideEnv(state), ...base };
+      if (group[0].runs === 'browser') {
+        const code = group.map((block) => block.code).join('\n');
+        const set = await browser.run(code, variables).catch((error: Error) => {
+          throw new Error(`${where(group[0].number)} failed: ${error.message}`, { cause: error });
+        });
+        saveVariables(state, set);
+        continue;
+      }
+      saveVariables(state, await runTypescript(`${file}-${index}`, group, variables, where));
     }
-    await runTypescript(`${file}-${index}`, group, { ...readGuideEnv(state), ...base }, where);
+  } finally {
+    await browser.close();
   }
 }

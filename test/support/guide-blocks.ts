@@ -1,9 +1,10 @@
 /**
  * The fenced code blocks of a guide (`docs/guides/*.md`), as `test/e2e/guides.e2e.spec.ts` runs them. A block runs
- * when its info string is `sh`, `bash` or `ts`; `sh no-run: <reason>` (any runnable language) is skipped and must
- * say why; every other language (`json`, `http`, `text`, none) is an output sample or a shape and never runs.
+ * when its info string is `sh`, `bash`, `ts` or `js browser` (run in a browser page, `test/support/guide-browser.ts`);
+ * `sh no-run: <reason>` (any runnable language) is skipped and must say why; every other language (`json`, `http`,
+ * `text`, `js`, none) is an output sample or a shape and never runs.
  */
-export type BlockLanguage = 'sh' | 'ts';
+export type BlockLanguage = 'sh' | 'ts' | 'browser';
 
 export interface GuideBlock {
   /** 1-based, counting every fenced block of the guide (so a failure names the block a reader can count to). */
@@ -12,7 +13,7 @@ export interface GuideBlock {
   line: number;
   /** The fence's first word (`sh`, `json`, ...), empty when it has none. */
   info: string;
-  /** `sh` or `ts` when the block runs, otherwise undefined. */
+  /** `sh`, `ts` or `browser` when the block runs, otherwise undefined. */
   runs?: BlockLanguage;
   /** Why a runnable-language block is skipped (`no-run: <reason>`). */
   skipReason?: string;
@@ -39,8 +40,9 @@ export function guideBlocks(markdown: string, guide = 'guide'): GuideBlock[] {
       info,
       code: lines.slice(i + 1, end).join('\n'),
     };
-    const language = RUNNABLE[info];
-    const tail = words.join(' ');
+    const inBrowser = (info === 'js' || info === 'javascript') && words[0] === 'browser';
+    const language: BlockLanguage | undefined = inBrowser ? 'browser' : RUNNABLE[info];
+    const tail = (inBrowser ? words.slice(1) : words).join(' ');
     if (language && tail.startsWith('no-run')) {
       const reason = tail.replace(/^no-run:?\s*/, '');
       if (!reason) throw new Error(`${guide}:${i + 1}: a no-run block says why it does not run (no-run: <reason>)`);

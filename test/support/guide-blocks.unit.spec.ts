@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { guideBlocks, typescriptModule } from './guide-blocks.js';
+import { browserScript } from './guide-browser.js';
 
 const GUIDE = [
   '# A guide',
@@ -45,5 +46,26 @@ describe('guideBlocks', () => {
     expect(typescriptModule(blocks, (n) => `// ${n}`)).toBe(
       'import { a } from "x";\nexport {};\n// 1\na();\n// 2\nb();\n',
     );
+  });
+});
+
+describe('browser blocks', () => {
+  it('runs `js browser` blocks in a browser; a plain `js` block is a sample; a browser block may be skipped', () => {
+    const blocks = guideBlocks(
+      '```js browser\nx();\n```\n```js\ny();\n```\n```js browser no-run: needs Google\nz();\n```',
+    );
+    expect(blocks.map(({ info, runs, skipReason }) => ({ info, runs, skipReason }))).toEqual([
+      { info: 'js', runs: 'browser', skipReason: undefined },
+      { info: 'js', runs: undefined, skipReason: undefined },
+      { info: 'js', runs: undefined, skipReason: 'needs Google' },
+    ]);
+  });
+
+  it("reads the browser packages' imports from their globals and refuses any other import", () => {
+    expect(browserScript("import { startRegistration as register } from '@simplewebauthn/browser';\nregister();")).toBe(
+      'const { startRegistration: register } = globalThis.SimpleWebAuthnBrowser;\nregister();',
+    );
+    expect(() => browserScript("import { x } from 'left-pad';")).toThrow('a browser block imports only');
+    expect(() => browserScript("import x from '@simplewebauthn/browser';")).toThrow('a browser block imports only');
   });
 });

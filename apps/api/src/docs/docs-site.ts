@@ -22,6 +22,7 @@ export const GUIDES: readonly (readonly [name: string, title: string])[] = [
   ['kyc-review', 'KYC review'],
   ['audit', 'Audit'],
   ['wallet-sessions', 'Wallet sessions'],
+  ['passkeys-and-oidc', 'Passkeys and OpenID Connect'],
   ['signed-retry', 'Signed retry'],
   ['webhooks', 'Webhooks'],
   ['sandbox', 'Sandbox'],
