@@ -146,11 +146,21 @@ describe('docs/guides: every code block runs against the service', () => {
     await runGuide(`docs/guides/${name}.md`, readFileSync(join(GUIDES, `${name}.md`), 'utf8'), base, realTime);
   });
 
-  it('names the guide, the block and its line when a block fails, shell or TypeScript', async () => {
+  it('names the guide, the block and its line when a block fails, shell, TypeScript or browser', async () => {
     const shell = '# Broken\n\n```sh\nA=1\n```\n\n```sh\ntest "$A" = 2\n```\n';
     await expect(runGuide('broken.md', shell, base)).rejects.toThrow('broken.md block 2 (line 7) failed: exit 1');
     const typescript = '```sh\nA=1\n```\n```ts\nconsole.log(process.env.A);\n```\n```ts\nthrow new Error(`no`);\n```';
     await expect(runGuide('broken-ts.md', typescript, base)).rejects.toThrow('broken-ts.md block 3 (line 7) failed');
+    // What a browser block sets is the later blocks' variable (block 3 checks it).
+    const browser = [
+      '```js browser\nguide.A = "1";\n```\n',
+      '```js browser no-run: a sample\n```',
+      '```sh\ntest "$A" = 1\n```',
+      '```js browser\nthrow new Error(`no`);\n```',
+    ].join('\n');
+    await expect(runGuide('broken-browser.md', browser, base)).rejects.toThrow(
+      'broken-browser.md block 4 (line 10) failed: page.evaluate: Error: no',
+    );
   });
 
   it("typechecks the guides' TypeScript", async () => {
