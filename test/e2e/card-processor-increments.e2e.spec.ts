@@ -30,10 +30,10 @@ describe('card processor increments and partial reversals', () => {
     });
   }
 
-  async function funded(usd: number): Promise<{ holder: Holder; cardId: string }> {
+  async function funded(usd: number, body: Record<string, unknown> = {}): Promise<{ holder: Holder; cardId: string }> {
     const holder = await h.holder();
     expect((await t.api.post(`/sandbox/internal-accounts/${holder.usd}/fund`, { amount: usd })).status).toBe(200);
-    const card = await h.activeCard(holder, { fundingSources: [holder.usd] });
+    const card = await h.activeCard(holder, { fundingSources: [holder.usd], ...body });
     return { holder, cardId: card.id };
   }
 
@@ -128,6 +128,27 @@ describe('card processor increments and partial reversals', () => {
     });
     expect((await send(follow('CLEARING'))).body).toMatchObject({ decision: 'APPROVED', approvedAmount: 800 });
     expect(await balance(holder.usd)).toBe(200);
+    await balanced();
+  });
+
+  it("holds an increment to the card's spending controls: the authorization's total, the day's spend", async () => {
+    const spendingControls = { perAuthorizationLimit: 500, dailyLimit: 700 };
+    const { holder, cardId } = await funded(5000, { spendingControls });
+    const { answer, follow } = await authorized(cardId, 400);
+    const refused = (reason: string) => ({ decision: 'DECLINED', approvedAmount: 0, declineReason: reason });
+    expect((await send(follow('INCREMENTAL_AUTHORIZATION', 101))).body).toMatchObject(
+      refused('SPENDING_LIMIT_PER_AUTHORIZATION'),
+    );
+    expect((await send(follow('INCREMENTAL_AUTHORIZATION', 100))).body).toMatchObject({ decision: 'APPROVED' });
+    // The increment counts towards the day: 500 of 700 spent.
+    const next = { type: 'AUTHORIZATION', cardId, currency: 'USD', merchant };
+    const over = await send({ ...next, networkTransactionId: ntid('auth'), amount: 201 });
+    expect(over.body).toMatchObject(refused('SPENDING_LIMIT_DAILY'));
+    const second = await send({ ...next, networkTransactionId: ntid('auth'), amount: 200 });
+    expect(second.body).toMatchObject({ decision: 'APPROVED' });
+    // Nothing is held for what was declined: 400 + 100 + 200.
+    expect(await availableOf(holder.usd)).toBe(4300n);
+    expect(await transaction(answer.cardTransactionId)).toMatchObject({ authorizedAmount: { amount: 500 } });
     await balanced();
   });
 

@@ -119,7 +119,10 @@ export class CardAuthorizations {
       screenAuthorization(card, request.currency) ?? request.sandboxDecline;
     // 2. Spending controls: the card's rules on amounts, merchants and categories (checked again when recorded).
     const now = (await this.clocks.now(actor.platformId)).toISOString();
-    const spending = await spendingPreCheck(this.runner, state, { ...request, now });
+    // An increment is checked with what its authorization already holds (the per-authorization limit counts both).
+    const authorized = request.increment ? state.authorizations.get(authorizationId)?.amount : undefined;
+    const spendRequest = { ...request, now, ...(authorized !== undefined ? { authorized: BigInt(authorized) } : {}) };
+    const spending = await spendingPreCheck(this.runner, state, spendRequest);
     declineReason ??= spending.declineReason;
     // 3. Platform decision: the platform's decision endpoint, asked when the rules approve; it may approve less.
     let platform: CardPlatformAnswer | undefined;

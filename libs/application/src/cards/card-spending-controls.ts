@@ -20,7 +20,7 @@ export async function platformCardSpendingControls(
 export async function spendingPreCheck(
   runner: CommandRunner,
   state: ExistingCard,
-  request: { amount: bigint; merchant: Merchant; now: string },
+  request: { amount: bigint; merchant: Merchant; now: string; authorized?: bigint },
 ): Promise<{ defaultSpendingControls: SpendingControls | null; declineReason?: SpendingDeclineReason }> {
   const defaultSpendingControls = await platformCardSpendingControls(runner, state.platformId);
   const declineReason = cardSpendingDecline(state, { ...request, defaultSpendingControls });

@@ -2,6 +2,7 @@ import { invalid } from '../errors.js';
 import { conflict } from '../errors.js';
 import { heldAmount, requireApproved } from './card-authorization.js';
 import { holdsOf, reversalSplit, withHolds } from './card-holds.js';
+import { cardSpendingDecline, type SpendingControls } from './card-spending.js';
 import type {
   ApprovedAuthorization,
   AuthorizationActivity,
@@ -14,7 +15,10 @@ import type {
 /**
  * Incremental authorizations and partial reversals of an approved authorization (a card processor's follow-up
  * messages). An increment approved adds a hold (a second pending transfer on the same funding source) and grows the
- * authorized amount; one declined is recorded in the activity and changes nothing else. A partial reversal releases
+ * authorized amount, and counts towards the spending controls' daily and monthly limits; one declined is recorded in
+ * the activity and changes nothing else. The controls are checked again here, on the stream as the append finds it:
+ * an increment that concurrent approvals pushed past a limit is declined with the control's reason (the caller
+ * releases its hold). A partial reversal releases
  * part of what is held, from the newest hold back. Each applies once per network transaction id.
  */
 type CommandOf<T extends CardHoldCommand['type']> = Extract<CardHoldCommand, { type: T }>;
@@ -43,11 +47,21 @@ export function decideHoldChange(cmd: CardHoldCommand, state: ExistingCard): Car
   return cmd.type === 'RecordIncrement' ? decideIncrement(cmd, a, state) : decidePartialReversal(cmd, a, state);
 }
 
+/** The spending controls' verdict on an increment of `a`: its merchant, the authorization's total, the card's usage. */
+export function incrementSpendingDecline(
+  state: ExistingCard,
+  a: ApprovedAuthorization,
+  increment: { amount: bigint; now: string; defaultSpendingControls?: SpendingControls | null },
+) {
+  return cardSpendingDecline(state, { ...increment, merchant: a.merchant, authorized: BigInt(a.amount) });
+}
+
 function decideIncrement(cmd: CommandOf<'RecordIncrement'>, a: ApprovedAuthorization, state: ExistingCard) {
   const { networkTransactionId, now } = cmd;
   const amount = cmd.amount.toString();
-  if (!cmd.hold) {
-    const declineReason = cmd.declineReason ?? 'INSUFFICIENT_FUNDS';
+  const spending = cmd.hold ? incrementSpendingDecline(state, a, cmd) : undefined;
+  if (!cmd.hold || spending) {
+    const declineReason = spending ?? cmd.declineReason ?? 'INSUFFICIENT_FUNDS';
     const entry = { type: 'INCREMENT' as const, amount, result: 'DECLINED' as const, declineReason };
     const declined = { ...a, activity: [...a.activity, { ...entry, networkTransactionId, createdAt: now }] };
     return [event('CardIncrementDeclined', state, { ...declined, updatedAt: now })];
@@ -120,12 +134,18 @@ export function recordedIncrement(
 export function incrementCommand(
   request: { authorizationId: string; amount: bigint },
   networkTransactionId: string,
-  outcome: { hold?: { transferId: string }; declineReason?: DeclineReason },
+  outcome: {
+    hold?: { transferId: string };
+    declineReason?: DeclineReason;
+    defaultSpendingControls?: SpendingControls | null;
+  },
   now: string,
 ): CardHoldCommand {
   const { authorizationId, amount } = request;
   const result = outcome.hold
     ? { hold: { transferId: outcome.hold.transferId } }
     : { declineReason: outcome.declineReason ?? 'INSUFFICIENT_FUNDS' };
-  return { type: 'RecordIncrement', authorizationId, networkTransactionId, amount, ...result, now };
+  const controls = outcome.defaultSpendingControls;
+  const defaults = controls !== undefined ? { defaultSpendingControls: controls } : {};
+  return { type: 'RecordIncrement', authorizationId, networkTransactionId, amount, ...result, ...defaults, now };
 }

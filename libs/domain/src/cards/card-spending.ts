@@ -86,6 +86,10 @@ export interface SpendRequest {
   amount: bigint;
   merchant: Merchant;
   at: string;
+  /**
+   * What the authorization holds already when `amount` is an increment of it: the per-authorization limit counts both.
+   */
+  authorized?: bigint;
 }
 
 /**
@@ -111,7 +115,8 @@ export function spendingDecline(
   )
     return 'MERCHANT_COUNTRY_NOT_ALLOWED';
   const { amount } = request;
-  if (controls.perAuthorizationLimit !== undefined && amount > BigInt(controls.perAuthorizationLimit))
+  const total = amount + (request.authorized ?? 0n);
+  if (controls.perAuthorizationLimit !== undefined && total > BigInt(controls.perAuthorizationLimit))
     return 'SPENDING_LIMIT_PER_AUTHORIZATION';
   const current = usageOn(usage, request.at);
   if (controls.dailyLimit !== undefined && current.daily + amount > BigInt(controls.dailyLimit))
@@ -187,12 +192,19 @@ export const effectiveControls = (
  */
 export function cardSpendingDecline(
   state: { card: { spendingControls?: SpendingControls | null }; spendUsage?: SpendUsage },
-  request: { amount: bigint; merchant: Merchant; now: string; defaultSpendingControls?: SpendingControls | null },
+  request: {
+    amount: bigint;
+    merchant: Merchant;
+    now: string;
+    authorized?: bigint;
+    defaultSpendingControls?: SpendingControls | null;
+  },
 ): SpendingDeclineReason | undefined {
   const controls = effectiveControls(state.card, request.defaultSpendingControls);
   return spendingDecline(controls, state.spendUsage, {
     amount: request.amount,
     merchant: request.merchant,
     at: request.now,
+    ...(request.authorized !== undefined ? { authorized: request.authorized } : {}),
   });
 }

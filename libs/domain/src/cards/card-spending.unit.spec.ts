@@ -124,6 +124,38 @@ describe('spending controls (decider)', () => {
     expect(outcome(events, authorize(5n, { now: day(6), hold: undefined }))).toBe('INSUFFICIENT_FUNDS');
   });
 
+  it('checks an increment with its authorization’s total and counts it towards the day and the month', () => {
+    const increment = (authorizationId: string, amount: bigint, id: string, now = day(5, 90)): CardCommand => ({
+      type: 'RecordIncrement',
+      authorizationId,
+      networkTransactionId: id,
+      amount,
+      hold: { transferId: `H-${id}` },
+      now,
+    });
+    /** The increment's outcome: its activity entry's result, or its decline reason. */
+    const incremented = (events: CardEvent[], cmd: CardCommand) => {
+      const [e] = given(events).when(cmd);
+      const last = (e as Extract<CardEvent, { data: { authorization: unknown } }>).data.authorization.activity.at(-1);
+      return last?.result === 'APPROVED' ? 'APPROVED' : last?.declineReason;
+    };
+    let events = cardWith({ perAuthorizationLimit: 500, dailyLimit: 800, monthlyLimit: 900 });
+    const first = authorize(400n);
+    events = given(events).then(first);
+    // 400 held: an increment of 101 takes the authorization past its 500.
+    expect(incremented(events, increment(first.authorizationId, 101n, 'I1'))).toBe('SPENDING_LIMIT_PER_AUTHORIZATION');
+    events = given(events).then(increment(first.authorizationId, 100n, 'I2'));
+    // The increment counted: 500 spent today, so an authorization of 301 is past the daily 800.
+    expect(outcome(events, authorize(301n))).toBe('SPENDING_LIMIT_DAILY');
+    const second = authorize(300n);
+    events = given(events).then(second);
+    // An increment recorded after other approvals is checked on the stream as it is then (800 spent today).
+    expect(incremented(events, increment(second.authorizationId, 1n, 'I3'))).toBe('SPENDING_LIMIT_DAILY');
+    // The next day: the month's 900 holds, counted with the increment of the day before.
+    expect(incremented(events, increment(second.authorizationId, 101n, 'I4', day(6)))).toBe('SPENDING_LIMIT_MONTHLY');
+    expect(incremented(events, increment(second.authorizationId, 100n, 'I5', day(6)))).toBe('APPROVED');
+  });
+
   it('records an outcome taken outside the rules (stand-in, network advice) as taken', () => {
     const events = cardWith({ perAuthorizationLimit: 10 });
     const standIn = { decision: { decidedBy: 'STAND_IN' as const, elapsedMs: 5 } };

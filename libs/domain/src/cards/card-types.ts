@@ -340,6 +340,8 @@ export type CardHoldCommand =
       amount: bigint;
       hold?: { transferId: string };
       declineReason?: DeclineReason;
+      /** The platform's default spending controls, checked again when the increment is recorded. */
+      defaultSpendingControls?: SpendingControls | null;
       now: string;
     }
   /**

@@ -289,6 +289,7 @@ function evolve(state: CardAggregate, event: CardEvent): CardAggregate {
       if (event.type === 'CardAuthorizationCleared' || event.type === 'CardClearingDeclined') {
         state.clearings.delete(event.data.authorization.id);
       }
+      if (event.type === 'CardAuthorizationIncremented') return countIncrement(state, event.data.authorization);
       return event.type === 'CardAuthorizationRecorded' ? countSpend(state, event.data.authorization) : state;
   }
 }
@@ -297,6 +298,14 @@ function evolve(state: CardAggregate, event: CardEvent): CardAggregate {
 function countSpend(state: CardAggregate, a: CardAuthorizationRecord): CardAggregate {
   if (a.status === 'DECLINED') return state;
   return { ...state, spendUsage: addSpend(state.spendUsage, BigInt(a.amount), a.createdAt) } as CardAggregate;
+}
+
+/** So does an approved increment (the authorization's last activity), on the day it was approved. */
+function countIncrement(state: CardAggregate, a: CardAuthorizationRecord): CardAggregate {
+  const increment = a.activity.at(-1);
+  if (increment?.type !== 'INCREMENT' || increment.result !== 'APPROVED') return state;
+  const spendUsage = addSpend(state.spendUsage, BigInt(increment.amount), increment.createdAt);
+  return { ...state, spendUsage } as CardAggregate;
 }
 
 export const cardDecider: Decider<CardAggregate, CardCommand, CardEvent> = { initialState, evolve, decide };
