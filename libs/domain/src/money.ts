@@ -57,6 +57,21 @@ export function currency(code: string, field = 'currency'): Currency {
 
 export const isSupportedCurrency = (code: string): boolean => CURRENCIES.has(code);
 
+/**
+ * An amount in the smallest unit of `code` as the currency writes it, for messages: `8000n, 'USD'` is `80.00 USD`,
+ * `150000000n, 'BTC'` is `1.50000000 BTC`. A code outside the table (no known decimals) states the smallest unit as
+ * such: `8000 XYZ (smallest unit)`.
+ */
+export function formatAmount(amount: bigint, code: string): string {
+  const decimals = CURRENCIES.get(code)?.decimals;
+  if (decimals === undefined) return `${amount} ${code} (smallest unit)`;
+  const sign = amount < 0n ? '-' : '';
+  const digits = (amount < 0n ? -amount : amount).toString();
+  if (decimals === 0) return `${sign}${digits} ${code}`;
+  const padded = digits.padStart(decimals + 1, '0');
+  return `${sign}${padded.slice(0, -decimals)}.${padded.slice(-decimals)} ${code}`;
+}
+
 /** Largest amount accepted at the JSON edge (2^53 - 1): beyond it a JSON number loses precision. */
 export const MAX_JSON_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
 

@@ -8,7 +8,9 @@ import { Nullable } from '../http/validation.js';
 const limit = () =>
   Stack(
     Nullable('integer'),
-    IntRange(1, MAX_SPENDING_LIMIT, { message: `a limit is an integer from 1 to ${MAX_SPENDING_LIMIT}` }),
+    IntRange(1, MAX_SPENDING_LIMIT, {
+      message: `a limit is an integer from 1 to ${MAX_SPENDING_LIMIT} in the smallest unit of the card's currency`,
+    }),
   );
 const codes = (pattern: RegExp, message: string) =>
   Stack(

@@ -91,7 +91,9 @@ export function referencePage(base: string): string {
       base,
       'reference',
       'API reference',
-      `\n<link rel="stylesheet" href="/${base}/docs/assets/swagger-ui.css">`,
+      // The document is fetched while Swagger UI's script loads, not after it ran.
+      `\n<link rel="preload" href="/${base}/openapi.json" as="fetch" crossorigin="anonymous">` +
+        `\n<link rel="stylesheet" href="/${base}/docs/assets/swagger-ui.css">`,
       `<div id="swagger-ui"></div>
 <script src="/${base}/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/${base}/docs/assets/docs.js"></script>`,

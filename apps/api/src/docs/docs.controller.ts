@@ -42,6 +42,9 @@ export class DocsController {
     responses: ok('HTML page'),
   })
   docs() {
+    // The page asks for the document next: building it (once per process) starts now rather than on that request,
+    // which answers any failure to build it.
+    this.openapi().catch(() => undefined);
     return referencePage(BASE_PATH);
   }
 

@@ -11,11 +11,31 @@ import {
 import type { FieldError } from '#domain/errors.js';
 import { ApiError, invalidInput } from './errors.js';
 
+/** The constraints that say what type a field has: a value of another type fails them and is told only that. */
+const TYPE_CONSTRAINTS: ReadonlySet<string> = new Set([
+  'isInt',
+  'isNumber',
+  'isString',
+  'isBoolean',
+  'isArray',
+  'isObject',
+]);
+
+/**
+ * A field's failed constraints as answered: where its type is wrong (`"amount": "100.00"` for an integer), that one
+ * error, not also the range or length rules a value of the wrong type cannot meet.
+ */
+function shownConstraints(constraints: Record<string, string> = {}): [string, string][] {
+  const all = Object.entries(constraints);
+  const typed = all.filter(([constraint]) => TYPE_CONSTRAINTS.has(constraint));
+  return typed.length > 0 ? typed : all;
+}
+
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   const out: FieldError[] = [];
   for (const e of errors) {
     const field = prefix ? `${prefix}.${e.property}` : e.property;
-    for (const [constraint, message] of Object.entries(e.constraints ?? {})) {
+    for (const [constraint, message] of shownConstraints(e.constraints)) {
       out.push({
         field,
         constraint,

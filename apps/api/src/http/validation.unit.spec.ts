@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { getMetadataStorage, IsInt, IsString, MetadataStorage, validate } from 'class-validator';
-import { memoizeTargetValidationMetadatas } from './validation.js';
+import { IntRange } from './fields.js';
+import { bodyErrors, memoizeTargetValidationMetadatas } from './validation.js';
 
 const storage = getMetadataStorage();
 const lookup = (target: new () => object, groups?: string[]) =>
@@ -63,5 +64,20 @@ describe('class rules kept between validations', () => {
     expect(own.getTargetValidationMetadatas).toBe(installed);
     const bare = Object.create(null) as { constructor?: unknown };
     expect(own.getTargetValidationMetadatas(bare.constructor as never, 'schema', false, false)).toEqual([]);
+  });
+});
+
+describe('field errors', () => {
+  class Amounts {
+    @IntRange(1, Number.MAX_SAFE_INTEGER, { message: 'amount must be an integer in the smallest unit' })
+    amount!: number;
+  }
+
+  it('answers a value of the wrong type with its type error alone, not also the range it cannot meet', async () => {
+    expect(await bodyErrors(Amounts, { amount: '100.00' })).toEqual([
+      { field: 'amount', constraint: 'isInt', message: 'amount must be an integer in the smallest unit' },
+    ]);
+    expect((await bodyErrors(Amounts, { amount: 0 })).map((e) => e.constraint)).toEqual(['min']);
+    expect(await bodyErrors(Amounts, { amount: 100 })).toEqual([]);
   });
 });

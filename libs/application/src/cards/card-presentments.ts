@@ -29,6 +29,7 @@ import type {
 } from '#domain/cards/card-types.js';
 import { invalid } from '#domain/errors.js';
 import { streams, type IdGenerator } from '#domain/ids.js';
+import { formatAmount } from '#domain/money.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { CommandRunner } from '../command-runner.js';
 import { requireSandbox } from '../payments/ledger/fund-commands.js';
@@ -226,7 +227,11 @@ export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCard
       const ledger = new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor });
       const transaction = requireTransaction(state, authorizationId);
       if (amount !== undefined && amount > transaction.held)
-        throw invalid('INVALID_AMOUNT', `at most the held amount ${transaction.held} can be reversed`, 'amount');
+        throw invalid(
+          'INVALID_AMOUNT',
+          `at most the held amount ${formatAmount(transaction.held, transaction.currency)} can be reversed`,
+          'amount',
+        );
       if (amount === undefined || amount === transaction.held || !networkTransactionId)
         await this.expire(cardId, state, authorizationId, ledger, actor, 'NETWORK_REVERSAL');
       else await this.partialReversal(cardId, state, { authorizationId, amount, networkTransactionId }, ledger, actor);

@@ -1,5 +1,5 @@
 import { DomainError, notFound } from '../errors.js';
-import { CURRENCIES, MAX_JSON_AMOUNT } from '../money.js';
+import { CURRENCIES, formatAmount, MAX_JSON_AMOUNT } from '../money.js';
 import { conversionRate, pow10, scaleUp } from '../payments/rates/rate-table.js';
 import type {
   AccountRule,
@@ -94,9 +94,13 @@ export function evaluateSpend(
   const perTransaction = rule?.perTransactionLimit ?? limits.perTransactionLimit;
   if (amount > BigInt(perTransaction)) {
     const which = rule?.perTransactionLimit != null ? 'accountRules.perTransactionLimit' : 'perTransactionLimit';
-    throw overLimit(`${amount} ${limits.currency} is above the per-transaction limit of ${perTransaction}`, which);
+    const limit = formatAmount(BigInt(perTransaction), limits.currency);
+    throw overLimit(
+      `${spent(raw, spend.currency, amount, limits.currency)} is above the per-transaction limit of ${limit}`,
+      which,
+    );
   }
-  checkVelocity(state, limits, amount, now);
+  checkVelocity(state, limits, amount, now, spent(raw, spend.currency, amount, limits.currency));
   if (options.approving) return { outcome: 'EXECUTE', amount };
   const reasons = approvalReasons(policy, rule, raw, spend.currency);
   return reasons.length > 0 ? { outcome: 'APPROVAL', amount, reasons } : { outcome: 'EXECUTE', amount };
@@ -123,8 +127,15 @@ function approvalReasons(policy: AgentPolicy, rule: AccountRule | undefined, raw
   return reasons;
 }
 
+/** A spend as messages write it: in the limits' currency, with what was asked beside it where that differs. */
+const spent = (raw: bigint, currency: string, amount: bigint, limitsCurrency: string) =>
+  currency === limitsCurrency
+    ? formatAmount(amount, limitsCurrency)
+    : `${formatAmount(amount, limitsCurrency)} (${formatAmount(raw, currency)})`;
+
 /** Daily count, daily amount and monthly amount, with what is reserved for today and this month. */
-function checkVelocity(state: ExistingAgent, limits: SpendingLimits, amount: bigint, now: string): void {
+function checkVelocity(state: ExistingAgent, limits: SpendingLimits, amount: bigint, now: string, text: string): void {
+  const written = (n: bigint) => formatAmount(n, limits.currency);
   const usage = usageAt(state.agent.usage, now);
   let dailyCount = usage.dailyTransactionCount;
   let daily = BigInt(usage.dailySpend);
@@ -145,17 +156,18 @@ function checkVelocity(state: ExistingAgent, limits: SpendingLimits, amount: big
   }
   if (limits.dailyLimit != null && daily + amount > BigInt(limits.dailyLimit)) {
     throw overLimit(
-      `${amount} ${limits.currency} passes the daily limit ${limits.dailyLimit} (${daily} used)`,
+      `${text} passes the daily limit of ${written(BigInt(limits.dailyLimit))} (${written(daily)} used)`,
       'dailyLimit',
     );
   }
   if (limits.monthlyLimit != null && monthly + amount > BigInt(limits.monthlyLimit)) {
-    const message = `${amount} ${limits.currency} passes the monthly limit ${limits.monthlyLimit} (${monthly} used)`;
+    const limit = written(BigInt(limits.monthlyLimit));
+    const message = `${text} passes the monthly limit of ${limit} (${written(monthly)} used)`;
     throw overLimit(message, 'monthlyLimit');
   }
   // The usage the API states stays within range, limits or not.
   if (daily + amount > MAX_JSON_AMOUNT || monthly + amount > MAX_JSON_AMOUNT) {
-    const message = `${amount} ${limits.currency} would take the agent's usage past 2^53-1, the most the API can state`;
+    const message = `${text} would take the agent's usage past 2^53-1 in the smallest unit, the most the API can state`;
     throw new DomainError('invalid', 'AMOUNT_OUT_OF_RANGE', message, {
       errors: [{ field: 'amount', constraint: 'AMOUNT_OUT_OF_RANGE', message }],
     });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { formatAmount } from '../money.js';
 import { authorizeAccounts, convertAmount } from './agent-policy.js';
 import { agentDecider, requireAgent } from './agent.js';
 import { spec, ACC, OTHER, T0, policy, created, requestAction, run, executed, lastAction } from './agent.fixtures.js';
@@ -66,6 +67,25 @@ describe('agent policy: each field', () => {
       .when(requestAction('e', 1_000, T0, { currency: 'EUR' }))
       .thenFails({ kind: 'forbidden', code: 'VELOCITY_LIMIT_EXCEEDED' });
     expect(lastAction(run(created(), [requestAction('e', 900, T0, { currency: 'EUR' })])).status).toBe('APPROVED');
+  });
+
+  it('a refusal writes amounts as their currencies do: the converted spend, what was asked and the limit', () => {
+    const refusal = (command: ReturnType<typeof requestAction>, history = created()) => {
+      try {
+        agentDecider.decide(command, spec.fold(history));
+      } catch (e) {
+        return (e as Error).message;
+      }
+      throw new Error('not refused');
+    };
+    expect(refusal(requestAction('1', 1_001))).toBe('10.01 USD is above the per-transaction limit of 10.00 USD');
+    const converted = formatAmount(convertAmount(1_000n, 'EUR', 'USD'), 'USD');
+    expect(refusal(requestAction('e', 1_000, T0, { currency: 'EUR' }))).toBe(
+      `${converted} (10.00 EUR) is above the per-transaction limit of 10.00 USD`,
+    );
+    expect(refusal(requestAction('2', 101), run(executed(created(), 4, 1_000), [requestAction('r', 900)]))).toBe(
+      '1.01 USD passes the daily limit of 50.00 USD (49.00 USD used)',
+    );
   });
 
   it('allowedAccountIds: another account of the customer is refused; null allows all', () => {

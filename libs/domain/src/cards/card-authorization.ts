@@ -1,6 +1,7 @@
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { cardTransactionIdOf, checkClearing, checkReturn, type CardTransactionState } from './card-transaction.js';
 import { publicId } from '../ids.js';
+import { formatAmount } from '../money.js';
 import { uuidFromName } from '../webhooks/webhook-ids.js';
 import { unreachable } from '../decider.js';
 import { cardSpendingDecline } from './card-spending.js';
@@ -272,7 +273,8 @@ function decideStartClearing(cmd: CommandOf<'StartClearing'>, state: ExistingCar
   if (open) {
     // The same clearing already decided elsewhere: join it (its legs are idempotent).
     if (BigInt(open.amount) === plan.amount) return [];
-    const message = `a clearing of ${open.amount} is in progress for authorization ${cmd.authorizationId}`;
+    const amount = formatAmount(BigInt(open.amount), plan.authorization.currency);
+    const message = `a clearing of ${amount} is in progress for authorization ${cmd.authorizationId}`;
     throw conflict('CLEARING_IN_PROGRESS', message);
   }
   const clearing = {

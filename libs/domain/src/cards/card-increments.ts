@@ -1,4 +1,5 @@
 import { invalid } from '../errors.js';
+import { formatAmount } from '../money.js';
 import { conflict } from '../errors.js';
 import { heldAmount, requireApproved } from './card-authorization.js';
 import { holdsOf, reversalSplit, withHolds } from './card-holds.js';
@@ -81,7 +82,11 @@ function decideIncrement(cmd: CommandOf<'RecordIncrement'>, a: ApprovedAuthoriza
 function decidePartialReversal(cmd: CommandOf<'RecordPartialReversal'>, a: ApprovedAuthorization, state: ExistingCard) {
   const held = heldAmount(a);
   if (cmd.amount >= held)
-    throw invalid('INVALID_AMOUNT', `a partial reversal releases less than the held ${held}`, 'amount');
+    throw invalid(
+      'INVALID_AMOUNT',
+      `a partial reversal releases less than the held ${formatAmount(held, a.currency)}`,
+      'amount',
+    );
   const split = reversalSplit(holdsOf(a), cmd.amount);
   const { rehold } = cmd;
   if (rehold && rehold.amount !== split.rest)

@@ -155,7 +155,11 @@ export function checkSpendingControls(input: Input | null | undefined, field: st
     const value = input[key];
     if (value === null || value === undefined) continue;
     if (!Number.isSafeInteger(value) || value < 1 || value > MAX_SPENDING_LIMIT)
-      throw invalid('INVALID_INPUT', `${key} must be an integer from 1 to ${MAX_SPENDING_LIMIT}`, `${field}.${key}`);
+      throw invalid(
+        'INVALID_INPUT',
+        `${key} must be an integer from 1 to ${MAX_SPENDING_LIMIT} in the smallest unit of the card's currency`,
+        `${field}.${key}`,
+      );
     out[key] = value;
   }
   for (const key of Object.keys(LISTS) as (keyof typeof LISTS)[]) {

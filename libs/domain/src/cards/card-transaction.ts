@@ -1,6 +1,6 @@
 import { invalid } from '../errors.js';
 import { publicId } from '../ids.js';
-import { currency, toJsonNumber, type Currency } from '../money.js';
+import { currency, formatAmount, toJsonNumber, type Currency } from '../money.js';
 import { uuidFromName } from '../webhooks/webhook-ids.js';
 import type {
   ApprovedAuthorization,
@@ -168,7 +168,11 @@ export function checkReturn(t: CardTransactionState, amount: bigint): void {
   const net = t.settlements.total - t.refunds.total;
   if (net === 0n) throw stateError(`card transaction ${t.id} was already refunded in full`);
   if (amount > net)
-    throw invalid('INVALID_AMOUNT', `at most ${net} of the net settled amount is left to return`, 'amount');
+    throw invalid(
+      'INVALID_AMOUNT',
+      `at most ${formatAmount(net, t.currency)} of the net settled amount is left to return`,
+      'amount',
+    );
 }
 
 const stateError = (message: string) => invalid('INVALID_INPUT', message, 'cardTransactionId');

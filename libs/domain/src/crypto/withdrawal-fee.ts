@@ -1,5 +1,5 @@
 import { invalid } from '../errors.js';
-import { CRYPTO_CURRENCIES, toAmount, toJsonNumber } from '../money.js';
+import { CRYPTO_CURRENCIES, formatAmount, toAmount, toJsonNumber } from '../money.js';
 
 /**
  * What a crypto withdrawal to an external address costs: the network's fee (in the network's own
@@ -66,7 +66,11 @@ export function estimateWithdrawalFee(req: WithdrawalFeeRequest): WithdrawalFeeE
   const applicationFee = (amount * APPLICATION_FEE_BPS) / 10_000n;
   const totalFee = inCurrency + applicationFee;
   if (amount <= totalFee)
-    throw invalid('AMOUNT_OUT_OF_RANGE', `amount must exceed the total fee of ${totalFee}`, 'amount');
+    throw invalid(
+      'AMOUNT_OUT_OF_RANGE',
+      `amount must exceed the total fee of ${formatAmount(totalFee, code)}`,
+      'amount',
+    );
   return {
     networkFee: toJsonNumber(network.fee),
     networkFeeAsset: network.asset,

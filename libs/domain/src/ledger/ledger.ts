@@ -1,6 +1,6 @@
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid } from '../errors.js';
-import { MAX_JSON_AMOUNT } from '../money.js';
+import { formatAmount, MAX_JSON_AMOUNT } from '../money.js';
 import { ledgerSnapshot } from './ledger-snapshot.js';
 import {
   ledgerAccount,
@@ -154,7 +154,8 @@ function decideCreate(cmd: Extract<LedgerCommand, { type: 'CreateTransfer' }>, s
   const debit = account(state, cmd.debit);
   const credit = account(state, cmd.credit);
   if (!debit.account.allowNegative && available(debit.account) < cmd.amount) {
-    throw invalid('INSUFFICIENT_FUNDS', `account ${cmd.debit.id} has insufficient funds`);
+    const asked = formatAmount(cmd.amount, cmd.debit.currency);
+    throw invalid('INSUFFICIENT_FUNDS', `account ${cmd.debit.id} has insufficient funds for ${asked}`);
   }
   assertStatable([debit.account, credit.account], (d, c) => {
     if (cmd.pending) {

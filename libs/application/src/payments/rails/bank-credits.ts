@@ -1,6 +1,7 @@
 import { customerDecider } from '#domain/customers/customer.js';
 import { DomainError, conflict, notFound } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
+import { formatAmount } from '#domain/money.js';
 import { ledgerDecider } from '#domain/ledger/ledger.js';
 import { bankRailDecider, type RailCredit, type RailEffect } from '#domain/payments/rails/bank-rail-stream.js';
 import type { FundingAccounts } from '#domain/payments/rails/bank-credits.js';
@@ -116,7 +117,9 @@ export class BankCredits {
     }
     if (quote.funding !== 'EXTERNAL') return hold(`quote ${quote.id} is not funded by payment instructions`);
     if (credit.currency !== quote.sendingCurrency || BigInt(credit.amount) !== BigInt(quote.totalSendingAmount))
-      return hold(`quote ${quote.id} expects exactly ${quote.totalSendingAmount} ${quote.sendingCurrency}`);
+      return hold(
+        `quote ${quote.id} expects exactly ${formatAmount(BigInt(quote.totalSendingAmount), quote.sendingCurrency)}`,
+      );
     try {
       await startQuote(this.process, quote, metadata);
     } catch (error) {

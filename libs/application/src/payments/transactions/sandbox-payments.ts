@@ -4,7 +4,7 @@ import { umaAddressKey } from '#domain/claims/claim.js';
 import { customerDecider } from '#domain/customers/customer.js';
 import { conflict, invalid, notFound } from '#domain/errors.js';
 import { publicId, streams } from '#domain/ids.js';
-import { currency } from '#domain/money.js';
+import { currency, formatAmount } from '#domain/money.js';
 import type { PaymentRef } from '#domain/payments/timers/timers.js';
 import {
   referenceFor,
@@ -67,7 +67,11 @@ export class SandboxSendHandler implements ICommandHandler<SandboxSendCommand, R
       throw invalid('CURRENCY_MISMATCH', `the quote is paid in ${quote.sendingCurrency}`, 'currencyCode');
     const paid = input.currencyAmount === undefined ? BigInt(quote.totalSendingAmount) : BigInt(input.currencyAmount);
     if (paid !== BigInt(quote.totalSendingAmount))
-      throw invalid('AMOUNT_MISMATCH', `the quote expects exactly ${quote.totalSendingAmount}`, 'currencyAmount');
+      throw invalid(
+        'AMOUNT_MISMATCH',
+        `the quote expects exactly ${formatAmount(BigInt(quote.totalSendingAmount), quote.sendingCurrency)}`,
+        'currencyAmount',
+      );
     return toTransactionResource(await startQuote(this.process, quote, metadata));
   }
 }

@@ -3,6 +3,7 @@ import { CommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '#domain/errors.js';
 import { publicId, streams, type IdGenerator } from '#domain/ids.js';
 import { available, ledgerDecider } from '#domain/ledger/ledger.js';
+import { formatAmount } from '#domain/money.js';
 import { networkRail } from '#domain/payments/rates/rate-table.js';
 import type { PaymentRef } from '#domain/payments/timers/timers.js';
 import { referenceFor, transactionDecider, type TransactionRecord } from '#domain/payments/transactions/transaction.js';
@@ -214,7 +215,11 @@ export class TransferOutHandler extends TransferHandler {
     const balance = await availableBalance(this.runner, actor.platformId, internal.id);
     const amount = transferAmount('OUT', input.amount, balance);
     if (balance < amount)
-      throw new DomainError('invalid', 'INSUFFICIENT_FUNDS', `account ${internal.id} has insufficient funds`);
+      throw new DomainError(
+        'invalid',
+        'INSUFFICIENT_FUNDS',
+        `account ${internal.id} has insufficient funds for ${formatAmount(amount, internal.currency)}`,
+      );
     return { amount, rail: rail.name };
   }
 }

@@ -1,3 +1,4 @@
+import { formatAmount } from '../../money.js';
 import { creditOf, type FundingAccounts } from './bank-credits.js';
 import type {
   BankEntry,
@@ -99,6 +100,8 @@ function effectOf(
   };
 }
 
+const written = (amount: string, currency: string) => formatAmount(BigInt(amount), currency);
+
 /** What a booked entry means for the instruction it names: the booking of a payout or collection, or its return. */
 function entryAction(entry: BankEntry, instruction: RailInstruction): RailEffect['action'] | string {
   const out = instruction.kind === 'CREDIT_TRANSFER';
@@ -107,8 +110,10 @@ function entryAction(entry: BankEntry, instruction: RailInstruction): RailEffect
   if (entry.creditDebit !== expected)
     return `a ${entry.creditDebit} entry cannot ${returned ? 'return' : 'book'} a ${instruction.kind.toLowerCase()}`;
   if (entry.currency !== instruction.currency) return `currency ${entry.currency} differs from ${instruction.currency}`;
-  if (entry.amount !== instruction.amount)
-    return `amount ${entry.amount} differs from the instruction's ${instruction.amount} (smallest unit)`;
+  if (entry.amount !== instruction.amount) {
+    const expectedAmount = written(instruction.amount, instruction.currency);
+    return `amount ${written(entry.amount, entry.currency)} differs from the instruction's ${expectedAmount}`;
+  }
   return returned ? 'RETURN' : 'BOOK';
 }
 
@@ -142,7 +147,7 @@ function entryEffects(
       problem(
         entry.endToEndId
           ? `unknown end-to-end id ${entry.endToEndId}`
-          : `a ${entry.creditDebit} of ${entry.amount} ${entry.currency} that names no payment of this rail`,
+          : `a ${entry.creditDebit} of ${written(entry.amount, entry.currency)} that names no payment of this rail`,
       );
       continue;
     }

@@ -1,5 +1,5 @@
 import { DomainError, invalid } from '../../errors.js';
-import { CURRENCIES, CURRENCY_CODES, MAX_JSON_AMOUNT, currency } from '../../money.js';
+import { CURRENCIES, CURRENCY_CODES, MAX_JSON_AMOUNT, currency, formatAmount } from '../../money.js';
 
 /**
  * Exact non-negative rationals over bigint, for exchange rates. Money never passes through a
@@ -262,14 +262,12 @@ const outOfRange = (message: string) =>
 
 /** A quote may only be priced within the rail's limits and must deliver something. */
 export function assertQuotable(p: Pricing): void {
+  const written = (n: bigint) => formatAmount(n, p.sourceCurrency);
+  const sending = `the sending amount ${written(p.sendingAmount)}`;
   if (p.sendingAmount < p.minSendingAmount)
-    throw outOfRange(
-      `the sending amount ${p.sendingAmount} is below the minimum ${p.minSendingAmount} for ${p.rail.name}`,
-    );
+    throw outOfRange(`${sending} is below the minimum ${written(p.minSendingAmount)} for ${p.rail.name}`);
   if (p.sendingAmount > p.maxSendingAmount)
-    throw outOfRange(
-      `the sending amount ${p.sendingAmount} is above the maximum ${p.maxSendingAmount} for ${p.rail.name}`,
-    );
+    throw outOfRange(`${sending} is above the maximum ${written(p.maxSendingAmount)} for ${p.rail.name}`);
   if (p.receivingAmount <= 0n) throw outOfRange('the amount does not cover the fees');
   if (p.receivingAmount > MAX_JSON_AMOUNT) throw outOfRange('the receiving amount is too large');
 }
