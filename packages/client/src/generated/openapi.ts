@@ -5343,30 +5343,625 @@ export interface components {
              */
             expiresAt: string;
         } & (unknown | unknown);
+        /** USD_ACCOUNT */
+        PaymentUsdAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "USD_ACCOUNT";
+            accountNumber: string;
+            routingNumber: string;
+            paymentRails: ("ACH" | "WIRE" | "RTP" | "FEDNOW")[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** BRL_ACCOUNT */
+        PaymentBrlAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "BRL_ACCOUNT";
+            qrCode: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+            /** @description Include it with the payment so it is matched. */
+            reference?: string;
+        };
+        /** MXN_ACCOUNT */
+        PaymentMxnAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "MXN_ACCOUNT";
+            clabeNumber: string;
+            paymentRails: "SPEI"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** DKK_ACCOUNT */
+        PaymentDkkAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "DKK_ACCOUNT";
+            iban: string;
+            swiftCode?: string;
+            paymentRails: ("SEPA" | "SEPA_INSTANT")[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** EUR_ACCOUNT */
+        PaymentEurAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "EUR_ACCOUNT";
+            iban: string;
+            swiftCode?: string;
+            paymentRails: ("SEPA" | "SEPA_INSTANT")[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** INR_ACCOUNT */
+        PaymentInrAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "INR_ACCOUNT";
+            vpa: string;
+            paymentRails: "UPI"[];
+            /** @description The bank the account is held at. */
+            bankName?: string;
+            /** @description Include it with the payment so it is matched. */
+            reference?: string;
+        };
+        /** NGN_ACCOUNT */
+        PaymentNgnAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "NGN_ACCOUNT";
+            accountNumber: string;
+            bankName: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** CAD_ACCOUNT */
+        PaymentCadAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "CAD_ACCOUNT";
+            bankCode: string;
+            branchCode: string;
+            accountNumber: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** GBP_ACCOUNT */
+        PaymentGbpAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "GBP_ACCOUNT";
+            sortCode: string;
+            accountNumber: string;
+            paymentRails: "FASTER_PAYMENTS"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** HKD_ACCOUNT */
+        PaymentHkdAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "HKD_ACCOUNT";
+            bankName: string;
+            accountNumber: string;
+            swiftCode: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** IDR_ACCOUNT */
+        PaymentIdrAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "IDR_ACCOUNT";
+            bankName: string;
+            accountNumber: string;
+            swiftCode: string;
+            phoneNumber: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** MYR_ACCOUNT */
+        PaymentMyrAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "MYR_ACCOUNT";
+            bankName: string;
+            accountNumber: string;
+            swiftCode: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** PHP_ACCOUNT */
+        PaymentPhpAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "PHP_ACCOUNT";
+            bankName: string;
+            accountNumber: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** SGD_ACCOUNT */
+        PaymentSgdAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "SGD_ACCOUNT";
+            bankName: string;
+            accountNumber: string;
+            swiftCode: string;
+            paymentRails: ("PAYNOW" | "FAST" | "BANK_TRANSFER")[];
+            reference: string;
+        };
+        /** THB_ACCOUNT */
+        PaymentThbAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "THB_ACCOUNT";
+            bankName: string;
+            accountNumber: string;
+            swiftCode: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** VND_ACCOUNT */
+        PaymentVndAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "VND_ACCOUNT";
+            bankName: string;
+            accountNumber: string;
+            swiftCode: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** AED_ACCOUNT */
+        PaymentAedAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "AED_ACCOUNT";
+            iban: string;
+            swiftCode?: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** KES_ACCOUNT */
+        PaymentKesAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "KES_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** MWK_ACCOUNT */
+        PaymentMwkAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "MWK_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** RWF_ACCOUNT */
+        PaymentRwfAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "RWF_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** TZS_ACCOUNT */
+        PaymentTzsAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "TZS_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** UGX_ACCOUNT */
+        PaymentUgxAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "UGX_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** XOF_ACCOUNT */
+        PaymentXofAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "XOF_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            /** @enum {string} */
+            region: "BJ" | "CI" | "SN" | "TG";
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** ZAR_ACCOUNT */
+        PaymentZarAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "ZAR_ACCOUNT";
+            accountNumber: string;
+            bankName: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** ZMW_ACCOUNT */
+        PaymentZmwAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "ZMW_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** BWP_ACCOUNT */
+        PaymentBwpAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "BWP_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** XAF_ACCOUNT */
+        PaymentXafAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "XAF_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            /** @enum {string} */
+            region: "CM" | "CG";
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** BDT_ACCOUNT */
+        PaymentBdtAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "BDT_ACCOUNT";
+            accountNumber?: string;
+            bankName: string;
+            branchCode?: string;
+            swiftCode?: string;
+            phoneNumber?: string;
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+            reference: string;
+        };
+        /** ARS_ACCOUNT */
+        PaymentArsAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "ARS_ACCOUNT";
+            accountNumber: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+            /** @description Include it with the payment so it is matched. */
+            reference?: string;
+        };
+        /** COP_ACCOUNT */
+        PaymentCopAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "COP_ACCOUNT";
+            /** Format: uri */
+            paymentUrl: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+            /** @description Include it with the payment so it is matched. */
+            reference?: string;
+        };
+        /** EGP_ACCOUNT */
+        PaymentEgpAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "EGP_ACCOUNT";
+            iban?: string;
+            bankName: string;
+            phoneNumber?: string;
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+            reference: string;
+        };
+        /** GHS_ACCOUNT */
+        PaymentGhsAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "GHS_ACCOUNT";
+            accountNumber?: string;
+            bankName: string;
+            phoneNumber?: string;
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+            reference: string;
+        };
+        /** GTQ_ACCOUNT */
+        PaymentGtqAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "GTQ_ACCOUNT";
+            accountNumber: string;
+            /** @enum {string} */
+            bankAccountType: "CHECKING" | "SAVINGS";
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** HTG_ACCOUNT */
+        PaymentHtgAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "HTG_ACCOUNT";
+            phoneNumber: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** JMD_ACCOUNT */
+        PaymentJmdAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "JMD_ACCOUNT";
+            accountNumber: string;
+            branchCode: string;
+            /** @enum {string} */
+            bankAccountType: "CHECKING" | "SAVINGS";
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** PKR_ACCOUNT */
+        PaymentPkrAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "PKR_ACCOUNT";
+            bankName: string;
+            accountNumber?: string;
+            iban?: string;
+            phoneNumber?: string;
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+            reference: string;
+        };
+        /** SLV_ACCOUNT */
+        PaymentSlvAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "SLV_ACCOUNT";
+            bankName?: string;
+            accountNumber?: string;
+            /** @enum {string} */
+            bankAccountType?: "CHECKING" | "SAVINGS";
+            phoneNumber?: string;
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+            reference: string;
+        };
+        /** SWIFT_ACCOUNT */
+        PaymentSwiftAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "SWIFT_ACCOUNT";
+            country: string;
+            swiftCode: string;
+            bankName: string;
+            accountNumber?: string;
+            iban?: string;
+            paymentRails: "SWIFT"[];
+            reference: string;
+        };
+        /** SPARK_WALLET */
+        PaymentSparkWalletInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "SPARK_WALLET";
+            address: string;
+            /** @enum {string} */
+            assetType: "BTC" | "USDB";
+            invoice?: string;
+            reference?: string;
+        };
+        /** LIGHTNING */
+        PaymentLightningInvoiceInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "LIGHTNING";
+            invoice: string;
+        };
+        /** SOLANA_WALLET */
+        PaymentSolanaWalletInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "SOLANA_WALLET";
+            address: string;
+            /** @enum {string} */
+            assetType?: "USDC" | "USDT";
+            reference?: string;
+        };
+        /** TRON_WALLET */
+        PaymentTronWalletInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "TRON_WALLET";
+            address: string;
+            /** @enum {string} */
+            assetType?: "USDT";
+            reference?: string;
+        };
+        /** POLYGON_WALLET */
+        PaymentPolygonWalletInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "POLYGON_WALLET";
+            address: string;
+            /** @enum {string} */
+            assetType?: "USDC";
+            reference?: string;
+        };
+        /** BASE_WALLET */
+        PaymentBaseWalletInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "BASE_WALLET";
+            address: string;
+            /** @enum {string} */
+            assetType?: "USDC";
+            reference?: string;
+        };
+        /** ETHEREUM_WALLET */
+        PaymentEthereumWalletInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "ETHEREUM_WALLET";
+            address: string;
+            /** @enum {string} */
+            assetType?: "USDC";
+            reference?: string;
+        };
+        /** EMBEDDED_WALLET */
+        PaymentEmbeddedWalletInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "EMBEDDED_WALLET";
+            payloadToSign: string;
+        };
         PaymentInstructions: {
-            accountOrWalletInfo: {
-                /** @description <currency>_ACCOUNT, e.g. USD_ACCOUNT. */
-                accountType: string;
-                paymentRails?: string[];
-                accountNumber: string;
-                routingNumber?: string;
-                bankName: string;
-                /** @description Include it with the payment so it is matched. */
-                reference: string;
-            } | {
-                /** @enum {string} */
-                accountType: "SPARK_WALLET" | "SOLANA_WALLET" | "BASE_WALLET" | "ETHEREUM_WALLET" | "POLYGON_WALLET";
-                /** @description BTC (SPARK_WALLET) or USDC (SOLANA, BASE, ETHEREUM, POLYGON wallets). */
-                assetType: string;
-                address: string;
-                invoice?: string;
-                reference?: string;
-            } | {
-                /** @enum {string} */
-                accountType: "EMBEDDED_WALLET";
-                /** @description Stamp these exact bytes; send the stamp as Service-Wallet-Signature. */
-                payloadToSign: string;
-            };
+            accountOrWalletInfo: components["schemas"]["PaymentUsdAccountInfo"] | components["schemas"]["PaymentBrlAccountInfo"] | components["schemas"]["PaymentMxnAccountInfo"] | components["schemas"]["PaymentDkkAccountInfo"] | components["schemas"]["PaymentEurAccountInfo"] | components["schemas"]["PaymentInrAccountInfo"] | components["schemas"]["PaymentNgnAccountInfo"] | components["schemas"]["PaymentCadAccountInfo"] | components["schemas"]["PaymentGbpAccountInfo"] | components["schemas"]["PaymentHkdAccountInfo"] | components["schemas"]["PaymentIdrAccountInfo"] | components["schemas"]["PaymentMyrAccountInfo"] | components["schemas"]["PaymentPhpAccountInfo"] | components["schemas"]["PaymentSgdAccountInfo"] | components["schemas"]["PaymentThbAccountInfo"] | components["schemas"]["PaymentVndAccountInfo"] | components["schemas"]["PaymentAedAccountInfo"] | components["schemas"]["PaymentKesAccountInfo"] | components["schemas"]["PaymentMwkAccountInfo"] | components["schemas"]["PaymentRwfAccountInfo"] | components["schemas"]["PaymentTzsAccountInfo"] | components["schemas"]["PaymentUgxAccountInfo"] | components["schemas"]["PaymentXofAccountInfo"] | components["schemas"]["PaymentZarAccountInfo"] | components["schemas"]["PaymentZmwAccountInfo"] | components["schemas"]["PaymentBwpAccountInfo"] | components["schemas"]["PaymentXafAccountInfo"] | components["schemas"]["PaymentBdtAccountInfo"] | components["schemas"]["PaymentArsAccountInfo"] | components["schemas"]["PaymentCopAccountInfo"] | components["schemas"]["PaymentEgpAccountInfo"] | components["schemas"]["PaymentGhsAccountInfo"] | components["schemas"]["PaymentGtqAccountInfo"] | components["schemas"]["PaymentHtgAccountInfo"] | components["schemas"]["PaymentJmdAccountInfo"] | components["schemas"]["PaymentPkrAccountInfo"] | components["schemas"]["PaymentSlvAccountInfo"] | components["schemas"]["PaymentSwiftAccountInfo"] | components["schemas"]["PaymentSparkWalletInfo"] | components["schemas"]["PaymentLightningInvoiceInfo"] | components["schemas"]["PaymentSolanaWalletInfo"] | components["schemas"]["PaymentTronWalletInfo"] | components["schemas"]["PaymentPolygonWalletInfo"] | components["schemas"]["PaymentBaseWalletInfo"] | components["schemas"]["PaymentEthereumWalletInfo"] | components["schemas"]["PaymentEmbeddedWalletInfo"];
             instructionsNotes: string;
             /** @description Whether the money lands in a platform-owned account (true) or a customer’s (false). */
             isPlatformAccount?: boolean;
