@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { useTestService } from '../support/fixture.js';
+import { agents, policy } from './agents-support.js';
+import { cardsHarness } from './cards-support.js';
 import { money } from './money-support.js';
 
 type Schema = Record<string, any>;
@@ -9,7 +10,8 @@ type Schema = Record<string, any>;
  * carry the public API's fields, enums and optional parts, item by item.
  */
 describe('the public API’s shapes', () => {
-  const t = useTestService();
+  const kit = cardsHarness(Date.UTC(2026, 3, 10, 9));
+  const t = kit.t;
   let doc: Schema;
   beforeAll(async () => {
     doc = (await t.anonymous.get('/openapi.json')).body;
@@ -93,6 +95,83 @@ describe('the public API’s shapes', () => {
         Object.entries(fields).map(([k, v]) => [k, v instanceof RegExp ? expect.stringMatching(v) : v]),
       );
       expect(info).toMatchObject({ accountType, ...expected });
+    });
+  });
+
+  describe('currency codes taken as the public API takes them: any ISO 4217 code', () => {
+    const a = agents(t);
+    /** Where a currency is given, and the document's schema of it. */
+    const inputs: [where: string, read: () => Schema][] = [
+      ['?currency of GET /agents/me/internal-accounts', () => param('/agents/me/internal-accounts', 'currency')],
+      ['?currency of GET /agents/me/external-accounts', () => param('/agents/me/external-accounts', 'currency')],
+      ['policy spendingLimits.currency', () => schema('SpendingLimitsDto').properties.currency],
+      ['policy update spendingLimits.currency', () => schema('SpendingLimitsUpdateDto').properties.currency],
+      ['policy approvalThresholds.currency', () => schema('ApprovalThresholdsDto').properties.currency],
+      ['the authorization simulator’s currency.code', () => schema('CurrencyRefDto').properties.code],
+    ];
+    const param = (path: string, name: string): Schema =>
+      doc.paths[path].get.parameters.find((p: Schema) => p.name === name).schema;
+
+    it.each(inputs)('documents %s as a code, not a list of twelve', (_where, read) => {
+      const declared = read();
+      expect(declared.enum).toBeUndefined();
+      expect(declared).toMatchObject({ type: 'string', pattern: expect.any(String) });
+      expect(new RegExp(declared.pattern).test('JPY')).toBe(true);
+    });
+
+    it('filters an agent’s accounts by any code: one the service does not hold matches nothing', async () => {
+      const agent = await a.connected();
+      for (const kind of ['internal', 'external']) {
+        const none = await agent.me.get(`/agents/me/${kind}-accounts?currency=JPY`);
+        expect({ kind, status: none.status, data: none.body.data }).toEqual({ kind, status: 200, data: [] });
+        const usd = await agent.me.get(`/agents/me/${kind}-accounts?currency=USD`);
+        expect({ kind, count: usd.body.data.length }).toEqual({ kind, count: 1 });
+        const malformed = await agent.me.get(`/agents/me/${kind}-accounts?currency=dollars`);
+        expect({ kind, status: malformed.status }).toEqual({ kind, status: 400 });
+      }
+    });
+
+    it('takes any code in a policy; one it cannot convert limits into is a 400 naming the field', async () => {
+      const customer = await money(t).customer(['USD']);
+      const unknown = await t.api.post('/agents', {
+        name: 'assistant',
+        customerId: customer.id,
+        policy: policy({}, { currency: 'JPY' }),
+      });
+      expect({
+        status: unknown.status,
+        code: unknown.body.code,
+        field: unknown.body.details?.errors?.[0]?.field,
+      }).toEqual({ status: 400, code: 'INVALID_CURRENCY', field: 'policy.spendingLimits.currency' });
+      const { agent } = await a.create(customer.id, policy({}, { currency: 'EUR' }));
+      expect(agent.policy.spendingLimits.currency).toBe('EUR');
+      const threshold = await t.api.patch(`/agents/${agent.id}/policy`, {
+        approvalThresholds: { currency: 'CHF', amount: 100 },
+      });
+      expect({ status: threshold.status, code: threshold.body.code }).toEqual({
+        status: 400,
+        code: 'INVALID_CURRENCY',
+      });
+      const limits = await t.api.patch(`/agents/${agent.id}/policy`, { spendingLimits: { currency: 'GBP' } });
+      expect({ status: limits.status, currency: limits.body.policy.spendingLimits.currency }).toEqual({
+        status: 200,
+        currency: 'GBP',
+      });
+    });
+
+    it('takes any code in a simulated authorization: a card in another currency declines it', async () => {
+      const h = await kit.holder();
+      await money(t).fund(h.usd, 10_000);
+      const card = await kit.activeCard(h, { fundingSources: [h.usd] });
+      const yen = await t.api.post(`/sandbox/cards/${card.id}/simulate/authorization`, {
+        amount: 500,
+        currency: { code: 'JPY' },
+        merchant: { descriptor: 'KISSATEN TOKYO', mcc: '5814', country: 'JP' },
+      });
+      expect(yen.status).toBe(400);
+      expect(JSON.stringify(yen.body)).toContain('CURRENCY_MISMATCH');
+      expect((await t.api.get(`/cards/${card.id}`)).status).toBe(200);
+      expect((await t.api.get(`/cards/${card.id}/transactions`)).status).toBe(200);
     });
   });
 });

@@ -36,7 +36,7 @@ export class AgentPolicyBacktest {
   async backtest(platformId: string, agentId: string, input: BacktestRequest): Promise<BacktestAnswer> {
     const { from, to } = requireBacktestPeriod(input.from, input.to);
     const state = await loadOwnAgent(this.runner, agentId, platformId);
-    const draft = updatePolicy(state.agent.policy, input.policy);
+    const draft = updatePolicy(state.agent.policy, input.policy, 'policy.');
     const recorded = await this.events.readStream(agentStream(agentId));
     const history = recorded.map((e) => ({ type: e.type, data: e.data }) as AgentEvent);
     const summary = summarizeBacktest(replayAgentPolicy(history, draft, from, to), draft);

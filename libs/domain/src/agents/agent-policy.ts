@@ -1,5 +1,5 @@
 import { DomainError, notFound } from '../errors.js';
-import { CURRENCIES, MAX_JSON_AMOUNT } from '../money.js';
+import { CURRENCIES, MAX_JSON_AMOUNT, currency } from '../money.js';
 import { conversionRate, pow10, scaleUp } from '../payments/rates/rate-table.js';
 import type {
   AccountRule,
@@ -162,6 +162,20 @@ function checkVelocity(state: ExistingAgent, limits: SpendingLimits, amount: big
   }
 }
 
+/**
+ * Limits and thresholds are counted in a currency the service converts amounts into. Any ISO 4217 code is taken at
+ * the edge, as in the public API; one outside the supported set is refused here with 400 INVALID_CURRENCY.
+ */
+export function requirePolicyCurrencies(
+  policy: { spendingLimits?: { currency?: string }; approvalThresholds?: { currency?: string } | null },
+  prefix = '',
+): void {
+  const limits = policy.spendingLimits?.currency;
+  if (limits !== undefined) currency(limits, `${prefix}spendingLimits.currency`);
+  const threshold = policy.approvalThresholds?.currency;
+  if (threshold !== undefined) currency(threshold, `${prefix}approvalThresholds.currency`);
+}
+
 const recast = (value: number | null | undefined, from: string, to: string) =>
   value == null ? value : Number(convertAmount(BigInt(value), from, to));
 
@@ -169,9 +183,10 @@ const recast = (value: number | null | undefined, from: string, to: string) =>
  * A partial policy update. `permissions`, `accountRestrictions` and `approvalThresholds` replace
  * what was there (null removes the optional ones); `spendingLimits` merges field by field, null
  * removing the daily or monthly limit. A new limits currency recasts the limits not given in the
- * same update (and the account rules' limits) into it.
+ * same update (and the account rules' limits) into it. `field` prefixes the fields an error names.
  */
-export function updatePolicy(policy: AgentPolicy, update: AgentPolicyUpdate): AgentPolicy {
+export function updatePolicy(policy: AgentPolicy, update: AgentPolicyUpdate, field = ''): AgentPolicy {
+  requirePolicyCurrencies(update, field);
   const next: AgentPolicy = { ...policy };
   if (update.permissions !== undefined) next.permissions = [...new Set(update.permissions)];
   if (update.defaultExecutionMode !== undefined) next.defaultExecutionMode = update.defaultExecutionMode;

@@ -7052,8 +7052,7 @@ export interface components {
             amount: number;
         };
         CurrencyRefDto: {
-            /** @enum {string} */
-            code: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            code: string;
             name?: string;
             symbol?: string;
             decimals?: number;
@@ -7251,8 +7250,7 @@ export interface components {
             directDebitMandate?: components["schemas"]["DirectDebitMandateDto"];
         };
         SpendingLimitsDto: {
-            /** @enum {string} */
-            currency: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            currency: string;
             perTransactionLimit: number;
             dailyLimit?: number | null;
             dailyTransactionLimit?: number;
@@ -7269,8 +7267,7 @@ export interface components {
             accountRules?: components["schemas"]["AccountRuleDto"][];
         };
         ApprovalThresholdsDto: {
-            /** @enum {string} */
-            currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            currency?: string;
             amount?: number | null;
         };
         AgentPolicyDto: {
@@ -7291,8 +7288,7 @@ export interface components {
             isPaused?: boolean;
         };
         SpendingLimitsUpdateDto: {
-            /** @enum {string} */
-            currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            currency?: string;
             perTransactionLimit?: number;
             dailyLimit?: number | null;
             dailyTransactionLimit?: number;
@@ -8641,7 +8637,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+                currency?: string;
             };
             header?: {
                 /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
@@ -8947,7 +8943,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+                currency?: string;
                 type?: "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET";
             };
             header?: {
