@@ -174,4 +174,48 @@ describe('the public API’s shapes', () => {
       expect((await t.api.get(`/cards/${card.id}/transactions`)).status).toBe(200);
     });
   });
+
+  describe('agent policies leave out the restrictions and thresholds not set', () => {
+    const a = agents(t);
+    const UNSET = ['accountRestrictions', 'approvalThresholds'];
+    /** Each way a policy is read: after a create, its GET, the agent's own view, a redeem and a list. */
+    const reads: [how: string, policyOf: (created: { agent: any; deviceCode: any }) => Promise<Schema>][] = [
+      ['POST /agents', async (c) => c.agent.policy],
+      ['GET /agents/{agentId}', async (c) => (await t.api.get(`/agents/${c.agent.id}`)).body.policy],
+      ['redeem', async (c) => (await a.redeem(c.deviceCode.code)).body.policy],
+      ['GET /agents', async (c) => (await t.api.get(`/agents?customerId=${c.agent.customerId}`)).body.data[0].policy],
+    ];
+
+    it.each(reads)('%s: absent, not null, when never set or removed with null', async (_how, policyOf) => {
+      const customer = await money(t).customer(['USD']);
+      const plain = await a.create(customer.id, policy());
+      const shown = await policyOf(plain);
+      for (const field of UNSET) expect({ field, present: field in shown }).toEqual({ field, present: false });
+      const nulls = await a.create(customer.id, policy({ accountRestrictions: null, approvalThresholds: null }), 'b');
+      const nullShown = await policyOf(nulls);
+      for (const field of UNSET) expect({ field, present: field in nullShown }).toEqual({ field, present: false });
+    });
+
+    it('shows them once set, and leaves them out again when an update removes them', async () => {
+      const customer = await money(t).customer(['USD']);
+      const { agent } = await a.create(customer.id, policy());
+      const set = await t.api.patch(`/agents/${agent.id}/policy`, {
+        accountRestrictions: { allowedAccountIds: [customer.accounts.USD] },
+        approvalThresholds: { currency: 'USD', amount: 5_000 },
+      });
+      expect(set.body.policy).toMatchObject({
+        accountRestrictions: { allowedAccountIds: [customer.accounts.USD] },
+        approvalThresholds: { currency: 'USD', amount: 5_000 },
+      });
+      const removed = await t.api.patch(`/agents/${agent.id}/policy`, {
+        accountRestrictions: null,
+        approvalThresholds: null,
+      });
+      expect(removed.status).toBe(200);
+      for (const field of UNSET)
+        expect({ field, present: field in removed.body.policy }).toEqual({ field, present: false });
+      const documented = schema('AgentPolicy').properties;
+      for (const field of UNSET) expect({ field, type: documented[field].type }).toEqual({ field, type: 'object' });
+    });
+  });
 });

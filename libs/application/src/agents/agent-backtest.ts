@@ -6,7 +6,7 @@ import {
   type BacktestSummary,
 } from '#domain/agents/agent-backtest.js';
 import { agentStream } from '#domain/agents/agent.js';
-import { updatePolicy } from '#domain/agents/agent-policy.js';
+import { policyResource, updatePolicy } from '#domain/agents/agent-policy.js';
 import type { AgentEvent, AgentPolicy, AgentPolicyUpdate } from '#domain/agents/agent-types.js';
 import type { EventStore } from '#event-store/event-store.js';
 import { CommandRunner } from '../command-runner.js';
@@ -40,6 +40,6 @@ export class AgentPolicyBacktest {
     const recorded = await this.events.readStream(agentStream(agentId));
     const history = recorded.map((e) => ({ type: e.type, data: e.data }) as AgentEvent);
     const summary = summarizeBacktest(replayAgentPolicy(history, draft, from, to), draft);
-    return { agentId, from, to, policy: draft, ...summary };
+    return { agentId, from, to, policy: policyResource(draft), ...summary };
   }
 }

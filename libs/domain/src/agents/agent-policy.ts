@@ -192,6 +192,9 @@ export function updatePolicy(policy: AgentPolicy, update: AgentPolicyUpdate, fie
   if (update.defaultExecutionMode !== undefined) next.defaultExecutionMode = update.defaultExecutionMode;
   if (update.accountRestrictions !== undefined) next.accountRestrictions = update.accountRestrictions;
   if (update.approvalThresholds !== undefined) next.approvalThresholds = update.approvalThresholds;
+  // null removes them: the policy then has none, as if never set.
+  if (next.accountRestrictions === null) delete next.accountRestrictions;
+  if (next.approvalThresholds === null) delete next.approvalThresholds;
   const s = update.spendingLimits;
   if (s) {
     const from = policy.spendingLimits.currency;
@@ -218,6 +221,19 @@ export function updatePolicy(policy: AgentPolicy, update: AgentPolicyUpdate, fie
     }
   }
   return next;
+}
+
+/**
+ * The AgentPolicy resource: restrictions and thresholds that are not set are left out, as the public API leaves them
+ * out (policies recorded with null for them read the same).
+ */
+export function policyResource(policy: AgentPolicy): AgentPolicy {
+  const { accountRestrictions, approvalThresholds, ...rest } = policy;
+  return {
+    ...rest,
+    ...(accountRestrictions != null ? { accountRestrictions } : {}),
+    ...(approvalThresholds != null ? { approvalThresholds } : {}),
+  };
 }
 
 /** Usage recast into a new limits currency (a policy update that changes it). */

@@ -6180,6 +6180,7 @@ export interface components {
                 dailyTransactionLimit?: number;
                 monthlyLimit?: number | null;
             };
+            /** @description Absent when not set (null in an update removes them). */
             accountRestrictions?: {
                 allowedAccountIds?: string[] | null;
                 accountRules?: {
@@ -6188,11 +6189,12 @@ export interface components {
                     executionMode?: "AUTO" | "APPROVAL_REQUIRED";
                     perTransactionLimit?: number | null;
                 }[];
-            } | null;
+            };
+            /** @description A transaction above `amount` needs approval even in AUTO. Absent when not set (null in an update removes it). */
             approvalThresholds?: {
                 currency?: string;
                 amount?: number | null;
-            } | null;
+            };
         };
         /** @description Executed spends, in spendingLimits.currency; reset at the UTC day and month boundaries of the platform clock. */
         AgentUsage: {
