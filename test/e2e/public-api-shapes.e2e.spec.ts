@@ -218,4 +218,56 @@ describe('the public API’s shapes', () => {
       for (const field of UNSET) expect({ field, type: documented[field].type }).toEqual({ field, type: 'object' });
     });
   });
+
+  describe('optional bodies, and the KYC link’s token', () => {
+    const a = agents(t);
+    const pendingAction = async () => {
+      const agent = await a.connected(policy({ defaultExecutionMode: 'APPROVAL_REQUIRED' }), 10_000);
+      const pending = (await a.transferOut(agent, 800)).body;
+      expect(pending.status).toBe('PENDING_APPROVAL');
+      return { agent, pending };
+    };
+
+    it.each(['/agents/{agentId}/actions/{actionId}/reject', '/customers/{customerId}/kyc-link'])(
+      'documents the body of POST %s as optional',
+      (path) => {
+        expect(doc.paths[path].post.requestBody.required).toBe(false);
+      },
+    );
+
+    it.each([
+      ['without a body', undefined, undefined],
+      ['with an empty body', {}, undefined],
+      ['with a reason', { reason: 'not this week' }, 'not this week'],
+    ])('rejects an agent action %s', async (_how, body, reason) => {
+      const { agent, pending } = await pendingAction();
+      const res = await t.api.post(`/agents/${agent.id}/actions/${pending.id}/reject`, body);
+      expect({ status: res.status, action: res.body.status, reason: res.body.rejectionReason }).toEqual({
+        status: 200,
+        action: 'REJECTED',
+        reason,
+      });
+    });
+
+    it('issues a KYC link without a body, with the token that embeds the flow in place of the hosted URL', async () => {
+      const customer = await money(t).customer(['USD']);
+      for (const body of [undefined, {}, { redirectUri: 'https://app.example.com/done' }]) {
+        const res = await t.api.post(`/customers/${customer.id}/kyc-link`, body);
+        expect(res.status).toBe(201);
+        expect(res.body).toEqual({
+          kycUrl: expect.stringMatching(/^https?:\/\//),
+          expiresAt: expect.any(String),
+          provider: 'HOSTED',
+          token: expect.any(String),
+        });
+        expect(res.body.kycUrl.endsWith(`/kyc/${res.body.token}`)).toBe(true);
+        const state = await t.anonymous.get(`/kyc/${res.body.token}/state`);
+        expect({ status: state.status, linkStatus: state.body.linkStatus }).toEqual({
+          status: 200,
+          linkStatus: 'ACTIVE',
+        });
+      }
+      expect(schema('KycLink').properties.token).toMatchObject({ type: 'string' });
+    });
+  });
 });

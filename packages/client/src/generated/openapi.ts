@@ -4863,10 +4863,12 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
             /**
-             * @description HOSTED: the service's own verification page (the public API names external providers such as SUMSUB here; no provider SDK token is returned).
+             * @description HOSTED: the service's own verification page (the public API names external providers such as SUMSUB here).
              * @enum {string}
              */
             provider: "HOSTED";
+            /** @description The link’s secret, usable in place of the hosted URL to embed the verification in your own application: GET /kyc/{token}/state, POST /kyc/{token} and POST /kyc/{token}/documents. Single-use and valid until expiresAt, like the URL; both flows update the customer’s kycStatus the same way. */
+            token?: string;
         };
         KycLinkState: {
             /** @enum {string} */
@@ -7878,7 +7880,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["RejectAgentActionDto"];
             };
@@ -13744,7 +13746,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateKycLinkDto"];
             };
