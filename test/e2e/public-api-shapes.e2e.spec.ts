@@ -270,4 +270,43 @@ describe('the public API’s shapes', () => {
       expect(schema('KycLink').properties.token).toMatchObject({ type: 'string' });
     });
   });
+
+  describe('the originator of a REALTIME_FUNDING source', () => {
+    /** The public API's originator fields, and what the sandbox's simulated payer fills them with. */
+    const ORIGINATOR: [field: string, value: unknown][] = [
+      ['accountHolderName', 'Ada Lovelace'],
+      ['accountIdentifier', expect.stringMatching(/^\*{4}\d{4}$/)],
+      ['bankName', expect.any(String)],
+      ['bankIdentifier', expect.stringMatching(/^\d{9}$/)],
+      ['paymentRail', 'RTP'],
+      ['remittanceInformation', expect.stringMatching(/^TX-/)],
+      ['endToEndId', expect.stringMatching(/^E2E-/)],
+      ['traceNumber', expect.stringMatching(/^\d{15}$/)],
+    ];
+    let before: Schema;
+    let after: Schema;
+    beforeAll(async () => {
+      const m = money(t);
+      const payer = await m.customer(['USD', 'EUR']);
+      const quote = await m.quote({
+        source: { sourceType: 'REALTIME_FUNDING', customerId: payer.id, currency: 'USD' },
+        destination: { destinationType: 'ACCOUNT', accountId: payer.accounts.EUR },
+        lockedCurrencySide: 'RECEIVING',
+        lockedCurrencyAmount: 10_000,
+      });
+      before = (await m.transaction(quote.body.transactionId)).source;
+      expect((await t.api.post('/sandbox/send', { quoteId: quote.body.id, currencyCode: 'USD' })).status).toBe(200);
+      after = (await m.transaction(quote.body.transactionId)).source;
+    });
+
+    it.each(ORIGINATOR)(
+      'documents %s on the transaction source and fills it once the funds arrived',
+      (field, value) => {
+        expect(schema('Transaction').properties.source.properties[field]).toMatchObject({ type: 'string' });
+        expect(field in before).toBe(false);
+        expect({ field, value: after[field] }).toEqual({ field, value });
+        expect(after).toMatchObject({ sourceType: 'REALTIME_FUNDING', currency: 'USD' });
+      },
+    );
+  });
 });

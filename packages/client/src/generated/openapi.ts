@@ -6057,6 +6057,22 @@ export interface components {
                 accountId?: string;
                 /** @description REALTIME_FUNDING: the customer paying in. */
                 customerId?: string;
+                /** @description REALTIME_FUNDING: the name of the originator (sender) of the payment. */
+                accountHolderName?: string;
+                /** @description REALTIME_FUNDING: the originator’s account number or IBAN (maybe masked). */
+                accountIdentifier?: string;
+                /** @description REALTIME_FUNDING: the name of the originating bank. */
+                bankName?: string;
+                /** @description REALTIME_FUNDING: the originating bank’s routing number, BIC or SWIFT code. */
+                bankIdentifier?: string;
+                /** @description REALTIME_FUNDING: the payment rail the funds arrived on. */
+                paymentRail?: string;
+                /** @description REALTIME_FUNDING: what the originator wrote with the payment. */
+                remittanceInformation?: string;
+                /** @description REALTIME_FUNDING: the originator’s own end-to-end reference for the payment. */
+                endToEndId?: string;
+                /** @description REALTIME_FUNDING: the rail’s tracking id of the payment, for reconciliation. */
+                traceNumber?: string;
                 umaAddress?: string;
                 currency: string;
             } & ({
