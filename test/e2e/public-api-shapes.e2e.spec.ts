@@ -309,4 +309,57 @@ describe('the public API’s shapes', () => {
       },
     );
   });
+
+  describe('webhook types of payments', () => {
+    const PAYMENT_TYPES: [family: string, type: string][] = [
+      ...[
+        'PENDING',
+        'PROCESSING',
+        'COMPLETED',
+        'FAILED',
+        'EXPIRED',
+        'REFUND_PENDING',
+        'REFUND_COMPLETED',
+        'REFUND_FAILED',
+      ].map((e): [string, string] => ['outgoing-payment', `OUTGOING_PAYMENT.${e}`]),
+      ...['PENDING', 'COMPLETED', 'FAILED'].map((e): [string, string] => ['incoming-payment', `INCOMING_PAYMENT.${e}`]),
+    ];
+
+    it.each(PAYMENT_TYPES)('documents %s webhooks of type %s on the envelope and in its family', (family, type) => {
+      expect(schema('WebhookEnvelope').properties.type.$ref).toBe('#/components/schemas/WebhookType');
+      expect(schema('WebhookType').enum).toContain(type);
+      const body = doc.webhooks[family].post.requestBody.content['application/json'].schema;
+      expect(body.allOf[1].properties.type.enum).toContain(type);
+    });
+
+    it('sends OUTGOING_PAYMENT.* and INCOMING_PAYMENT.COMPLETED|FAILED envelopes the document describes', async () => {
+      const p = await t.webhookPlatform();
+      const m = money(t, p.api);
+      const c = await m.funded(100_000);
+      const ext = await m.external(c.id, 'USD', '555');
+      const quote = await m.accountQuote(c.accounts.USD, ext, 10_000);
+      const outgoing = (await p.api.post(`/quotes/${quote.body.id}/execute`)).body.transactionId;
+      const receive = (senderUmaAddress: string) =>
+        p.api.post('/sandbox/uma/receive', {
+          senderUmaAddress,
+          customerId: c.id,
+          receivingCurrencyCode: 'USD',
+          receivingCurrencyAmount: 2_500,
+        });
+      const credited = (await receive('$alice@other.example.com')).body.id;
+      const rejected = (await receive('$fail.compliance.USD@bank.example.com')).body.id;
+      const expected: [string, string][] = [
+        [outgoing, 'OUTGOING_PAYMENT.COMPLETED'],
+        [credited, 'INCOMING_PAYMENT.COMPLETED'],
+        [rejected, 'INCOMING_PAYMENT.FAILED'],
+      ];
+      const got = () =>
+        expected.filter(([id, type]) =>
+          p.receiver.requests.some((r) => r.json?.type === type && r.json.data?.id === id),
+        );
+      await p.receiver.waitFor(() => got().length === expected.length, 15_000, 'the payment webhooks');
+      const types = schema('WebhookType').enum;
+      for (const [, type] of expected) expect(types).toContain(type);
+    });
+  });
 });

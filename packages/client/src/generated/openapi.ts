@@ -5024,8 +5024,8 @@ export interface components {
         /** @description The body of every webhook. Delivery is at least once: receivers dedupe on `id` (the same on every retry). */
         WebhookEnvelope: {
             id: string;
-            /** @description CUSTOMER.KYC_<STATUS> (individuals), CUSTOMER.KYB_<STATUS> (businesses), INTERNAL_ACCOUNT.BALANCE_UPDATED, INTERNAL_ACCOUNT.STATUS_UPDATED, VERIFICATION.<STATUS>, INVITATION_CLAIMED, OUTGOING_PAYMENT.PENDING|PROCESSING|COMPLETED|FAILED|EXPIRED|REFUND_PENDING|REFUND_COMPLETED|REFUND_FAILED, INCOMING_PAYMENT.PENDING|COMPLETED|FAILED, card.state_change, card.funding_source_change, AGENT_ACTION.PENDING_APPROVAL, BULK_UPLOAD.COMPLETED, BULK_UPLOAD.FAILED, TEST. */
-            type: string;
+            /** @description CUSTOMER.KYC_<STATUS> (individuals), CUSTOMER.KYB_<STATUS> (businesses), INTERNAL_ACCOUNT.BALANCE_UPDATED, INTERNAL_ACCOUNT.STATUS_UPDATED, VERIFICATION.<STATUS>, INVITATION_CLAIMED, OUTGOING_PAYMENT.PENDING|PROCESSING|COMPLETED|FAILED|EXPIRED|REFUND_PENDING|REFUND_COMPLETED|REFUND_FAILED, INCOMING_PAYMENT.PENDING|COMPLETED|FAILED, card.state_change, card.funding_source_change, AGENT_ACTION.PENDING_APPROVAL, BULK_UPLOAD.COMPLETED, BULK_UPLOAD.FAILED, BANK_RECONCILIATION.DAY_CLOSED|BREAKS_FOUND, TEST. */
+            type: components["schemas"]["WebhookType"];
             /** Format: date-time */
             timestamp: string;
             /** @description The resource snapshot (Customer, InternalAccount, Verification, Invitation, Transaction, Card, AgentAction; for BULK_UPLOAD.* the BulkCustomerImportJob with its first errors, `errorsTruncated: true` when more were left out: GET /customers/bulk/jobs/{jobId} lists them all). */
@@ -6789,6 +6789,11 @@ export interface components {
             /** Format: date-time */
             secretSetAt: string | null;
         };
+        /**
+         * @description The type of a webhook: its family and event, OBJECT.EVENT.
+         * @enum {string}
+         */
+        WebhookType: "CUSTOMER.KYC_UNVERIFIED" | "CUSTOMER.KYC_PENDING" | "CUSTOMER.KYC_APPROVED" | "CUSTOMER.KYC_REJECTED" | "CUSTOMER.KYB_UNVERIFIED" | "CUSTOMER.KYB_PENDING" | "CUSTOMER.KYB_APPROVED" | "CUSTOMER.KYB_REJECTED" | "INTERNAL_ACCOUNT.BALANCE_UPDATED" | "INTERNAL_ACCOUNT.STATUS_UPDATED" | "VERIFICATION.APPROVED" | "VERIFICATION.REJECTED" | "VERIFICATION.RESOLVE_ERRORS" | "VERIFICATION.IN_PROGRESS" | "VERIFICATION.PENDING_MANUAL_REVIEW" | "OUTGOING_PAYMENT.PENDING" | "OUTGOING_PAYMENT.PROCESSING" | "OUTGOING_PAYMENT.COMPLETED" | "OUTGOING_PAYMENT.FAILED" | "OUTGOING_PAYMENT.EXPIRED" | "OUTGOING_PAYMENT.REFUND_PENDING" | "OUTGOING_PAYMENT.REFUND_COMPLETED" | "OUTGOING_PAYMENT.REFUND_FAILED" | "INCOMING_PAYMENT.PENDING" | "INCOMING_PAYMENT.COMPLETED" | "INCOMING_PAYMENT.FAILED" | "INVITATION_CLAIMED" | "card.state_change" | "card.funding_source_change" | "AGENT_ACTION.PENDING_APPROVAL" | "BULK_UPLOAD.COMPLETED" | "BULK_UPLOAD.FAILED" | "BANK_RECONCILIATION.DAY_CLOSED" | "BANK_RECONCILIATION.BREAKS_FOUND" | "TEST";
         OpenInternalAccountDto: {
             customerId: string;
             /** @enum {string} */
