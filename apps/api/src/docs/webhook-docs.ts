@@ -181,11 +181,10 @@ export function webhookDocs(components: Record<string, Schema>): Record<string, 
             properties: {
               requestedReceiverCustomerInfoFields: {
                 type: 'array',
-                items: {
-                  type: 'object',
-                  required: ['name', 'mandatory'],
-                  properties: { name: { type: 'string' }, mandatory: { type: 'boolean' } },
-                },
+                items: ref('CounterpartyFieldDefinition'),
+                description:
+                  'What the sender’s side asks about the receiving customer that its registration lacks: the ' +
+                  'platform gives them in `receiverCustomerInfo` when it approves `INCOMING_PAYMENT.PENDING`.',
               },
             },
           },

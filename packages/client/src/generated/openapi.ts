@@ -2840,10 +2840,8 @@ export interface webhooks {
                         /** @enum {string} */
                         type?: "INCOMING_PAYMENT.PENDING" | "INCOMING_PAYMENT.COMPLETED" | "INCOMING_PAYMENT.FAILED";
                         data?: components["schemas"]["Transaction"] & {
-                            requestedReceiverCustomerInfoFields?: {
-                                name: string;
-                                mandatory: boolean;
-                            }[];
+                            /** @description What the sender’s side asks about the receiving customer that its registration lacks: the platform gives them in `receiverCustomerInfo` when it approves `INCOMING_PAYMENT.PENDING`. */
+                            requestedReceiverCustomerInfoFields?: components["schemas"]["CounterpartyFieldDefinition"][];
                         };
                     };
                 };
@@ -6615,12 +6613,22 @@ export interface components {
             minAmount: number;
             /** @description Smallest unit of the currency. */
             maxAmount: number;
-            requiredCounterpartyFields: {
-                /** @enum {string} */
-                name: "FULL_NAME" | "BIRTH_DATE" | "NATIONALITY" | "PHONE_NUMBER" | "EMAIL" | "POSTAL_ADDRESS" | "TAX_ID" | "REGISTRATION_NUMBER" | "USER_TYPE" | "COUNTRY_OF_RESIDENCE" | "ACCOUNT_IDENTIFIER" | "FI_LEGAL_ENTITY_NAME" | "FI_ADDRESS" | "PURPOSE_OF_PAYMENT" | "ULTIMATE_INSTITUTION_COUNTRY" | "IDENTIFIER" | "BUSINESS_TYPE" | "COMPANY_LEGAL_NAME" | "ID_TYPE" | "ID_NUMBER";
-                mandatory: boolean;
-            }[];
+            requiredCounterpartyFields: components["schemas"]["CounterpartyFieldDefinition"][];
+            /** @description What a quote paying in this currency must tell about the paying customer (the receiver’s requiredPayerDataFields, in senderCustomerInfo). Absent when nothing is required. */
+            readonly providerRequiredCustomerFields?: components["schemas"]["CustomerInfoFieldName"][];
+            /** @description What the counterparty tells about its customer in this currency (a lookup’s counterpartyInformation). */
+            readonly providerRequiredCounterpartyCustomerFields?: components["schemas"]["CustomerInfoFieldName"][];
             enabledTransactionTypes: ("INCOMING" | "OUTGOING")[];
+        };
+        /**
+         * @description A field of information about a platform’s customer or a counterparty’s customer.
+         * @enum {string}
+         */
+        CustomerInfoFieldName: "FULL_NAME" | "BIRTH_DATE" | "NATIONALITY" | "PHONE_NUMBER" | "EMAIL" | "POSTAL_ADDRESS" | "TAX_ID" | "REGISTRATION_NUMBER" | "USER_TYPE" | "COUNTRY_OF_RESIDENCE" | "ACCOUNT_IDENTIFIER" | "FI_LEGAL_ENTITY_NAME" | "FI_ADDRESS" | "PURPOSE_OF_PAYMENT" | "ULTIMATE_INSTITUTION_COUNTRY" | "IDENTIFIER" | "BUSINESS_TYPE" | "COMPANY_LEGAL_NAME" | "ID_TYPE" | "ID_NUMBER";
+        CounterpartyFieldDefinition: {
+            name: components["schemas"]["CustomerInfoFieldName"];
+            /** @description Whether the field is mandatory. */
+            mandatory: boolean;
         };
         EmbeddedWalletConfig: {
             appName?: string;
@@ -7019,6 +7027,8 @@ export interface components {
             maxAmount: number;
             requiredCounterpartyFields: components["schemas"]["CounterpartyFieldDto"][];
             enabledTransactionTypes: ("INCOMING" | "OUTGOING")[];
+            providerRequiredCustomerFields?: ("FULL_NAME" | "BIRTH_DATE" | "NATIONALITY" | "PHONE_NUMBER" | "EMAIL" | "POSTAL_ADDRESS" | "TAX_ID" | "REGISTRATION_NUMBER" | "USER_TYPE" | "COUNTRY_OF_RESIDENCE" | "ACCOUNT_IDENTIFIER" | "FI_LEGAL_ENTITY_NAME" | "FI_ADDRESS" | "PURPOSE_OF_PAYMENT" | "ULTIMATE_INSTITUTION_COUNTRY" | "IDENTIFIER" | "BUSINESS_TYPE" | "COMPANY_LEGAL_NAME" | "ID_TYPE" | "ID_NUMBER")[];
+            providerRequiredCounterpartyCustomerFields?: ("FULL_NAME" | "BIRTH_DATE" | "NATIONALITY" | "PHONE_NUMBER" | "EMAIL" | "POSTAL_ADDRESS" | "TAX_ID" | "REGISTRATION_NUMBER" | "USER_TYPE" | "COUNTRY_OF_RESIDENCE" | "ACCOUNT_IDENTIFIER" | "FI_LEGAL_ENTITY_NAME" | "FI_ADDRESS" | "PURPOSE_OF_PAYMENT" | "ULTIMATE_INSTITUTION_COUNTRY" | "IDENTIFIER" | "BUSINESS_TYPE" | "COMPANY_LEGAL_NAME" | "ID_TYPE" | "ID_NUMBER")[];
         };
         EmbeddedWalletConfigDto: {
             appName?: string;
