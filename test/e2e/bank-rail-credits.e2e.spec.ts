@@ -107,6 +107,16 @@ describe('bank rail incoming credits (camt.054)', () => {
       { what: 'the quote completed', timeoutMs: 10_000, intervalMs: 20 },
     );
     expect(done.status).toBe('COMPLETED');
+    // The transaction's REALTIME_FUNDING source names the originator as the bank's credit does.
+    const source = (await prod.api.get(`/transactions/${quote.body.transactionId}`)).body.source;
+    expect(source).toMatchObject({
+      sourceType: 'REALTIME_FUNDING',
+      accountHolderName: PAYER.name,
+      accountIdentifier: PAYER.accountNumber,
+      bankIdentifier: PAYER.routingNumber,
+      remittanceInformation: `payment ${reference}`,
+      traceNumber: expect.any(String),
+    });
     await paidIn(total, `again ${reference}`);
     const held = await poll(
       async () => (await prod.api.get('/bank-rails/USD/exceptions')).body.data,

@@ -96,6 +96,8 @@ describe('API tokens and platform configuration', () => {
       minAmount: expect.any(Number),
       maxAmount: expect.any(Number),
       requiredCounterpartyFields: [{ name: 'FULL_NAME', mandatory: true }],
+      providerRequiredCustomerFields: ['FULL_NAME'],
+      providerRequiredCounterpartyCustomerFields: ['FULL_NAME'],
       enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
     });
   });
@@ -150,7 +152,14 @@ describe('API tokens and platform configuration', () => {
     await invalid({ embeddedWalletConfig: { otpLength: 3 } }, 'INVALID_INPUT');
     await invalid({ umaDomain: 'not a domain' }, 'INVALID_INPUT');
     await invalid({ isRegulatedFinancialInstitution: true }, 'INVALID_INPUT');
-    expect((await own.api.get('/config')).body.supportedCurrencies).toEqual(body.supportedCurrencies);
+    // The provider's required fields are read-only: shown with the platform's list, never stored with it.
+    const readOnly = {
+      providerRequiredCustomerFields: ['FULL_NAME'],
+      providerRequiredCounterpartyCustomerFields: ['FULL_NAME'],
+    };
+    expect((await own.api.get('/config')).body.supportedCurrencies).toEqual(
+      body.supportedCurrencies.map((c) => ({ ...c, ...readOnly })),
+    );
 
     const off = await own.api.patch('/config', { webhookEndpoint: null });
     expect(off.status).toBe(200);

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsOptional, Matches, ValidateNested } from 'class-validator';
 import { AGENT_ACTION_STATUSES } from '#domain/agents/agent-types.js';
-import { CURRENCY_CODES } from '#domain/money.js';
+import { IsCurrencyCode } from '../http/currency-code.js';
 import { CreatePlatformExternalAccountDto } from '../external-accounts/external-account.dto.js';
 import { CUSTOMER_ID } from '../http/formats.js';
 import { PageParams } from '../http/list-params.js';
@@ -59,12 +59,12 @@ export class AgentListActionsQuery extends PageParams {
 const ACCOUNT_TYPES = ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] as const;
 
 export class AgentListInternalAccountsQuery extends PageParams {
-  @IsOptional() @IsIn(CURRENCY_CODES) currency?: string;
+  @IsOptional() @IsCurrencyCode('currency') currency?: string;
   @IsOptional() @IsIn(ACCOUNT_TYPES) type?: (typeof ACCOUNT_TYPES)[number];
 }
 
 export class AgentListExternalAccountsQuery extends PageParams {
-  @IsOptional() @IsIn(CURRENCY_CODES) currency?: string;
+  @IsOptional() @IsCurrencyCode('currency') currency?: string;
 }
 
 /** The customer is the agent's: a customer filter is not accepted. */

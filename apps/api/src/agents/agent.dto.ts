@@ -18,7 +18,7 @@ import {
 } from 'class-validator';
 import { AGENT_PERMISSIONS, EXECUTION_MODES } from '#domain/agents/agent-types.js';
 import { publicIdPattern } from '#domain/ids.js';
-import { CURRENCY_CODES } from '#domain/money.js';
+import { IsCurrencyCode } from '../http/currency-code.js';
 import { FilledText, IntRange, OptionalText } from '../http/fields.js';
 import { CUSTOMER_ID } from '../http/formats.js';
 import { PageParams, SortedPageParams, ToBoolean } from '../http/list-params.js';
@@ -33,7 +33,7 @@ const amountMessage = (field: string) => ({
 
 /** Spending limits, in the smallest unit of `currency`. */
 export class SpendingLimitsDto {
-  @IsIn(CURRENCY_CODES) currency!: string;
+  @IsCurrencyCode('currency') currency!: string;
   @IsInt(amountMessage('perTransactionLimit')) @Min(0) @Max(MAX) perTransactionLimit!: number;
   /** null: no daily amount limit. */
   @Nullable('integer') @IsInt(amountMessage('dailyLimit')) @Min(0) @Max(MAX) dailyLimit?: number | null;
@@ -49,7 +49,9 @@ export class SpendingLimitsDto {
 
 /** Every field optional; null removes the daily or monthly limit; a new currency recasts the limits not given. */
 export class SpendingLimitsUpdateDto {
-  @ValidateIf((o: SpendingLimitsUpdateDto) => o.currency !== undefined) @IsIn(CURRENCY_CODES) currency?: string;
+  @ValidateIf((o: SpendingLimitsUpdateDto) => o.currency !== undefined)
+  @IsCurrencyCode('currency')
+  currency?: string;
   @ValidateIf((o: SpendingLimitsUpdateDto) => o.perTransactionLimit !== undefined)
   @IsInt()
   @Min(0)
@@ -91,7 +93,7 @@ export class AccountRestrictionsDto {
 /** A transaction above `amount` needs approval even in AUTO; `currency` is required with an amount. */
 export class ApprovalThresholdsDto {
   @ValidateIf((o: ApprovalThresholdsDto) => o.amount != null || o.currency !== undefined)
-  @IsIn(CURRENCY_CODES)
+  @IsCurrencyCode('currency')
   currency?: string;
   @Nullable('integer') @IntRange(0, MAX) amount?: number | null;
 }

@@ -50,7 +50,11 @@ import { AGENTS_TEXT } from '../docs/descriptions/agents.js';
 const ActionDecision = (decision: 'approve' | 'reject', summary: string, description: string) =>
   applyDecorators(
     IdempotentAction(`:agentId/actions/:actionId/${decision}`),
-    ApiResource(summary, ok('The action', 'AgentAction'), { description, errors: [409] }),
+    ApiResource(summary, ok('The action', 'AgentAction'), {
+      description,
+      errors: [409],
+      ...(decision === 'reject' ? { optionalBody: true } : {}),
+    }),
   );
 
 /** Agents as the platform manages them (Basic auth); device-code redemption needs no auth. */

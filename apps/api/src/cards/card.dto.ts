@@ -16,7 +16,7 @@ import {
 } from 'class-validator';
 import { MAX_FUNDING_SOURCES } from '#domain/cards/card-funding.js';
 import { CARD_TRANSACTION_STATUSES, type CardTransactionStatus } from '#domain/cards/card-transaction.js';
-import { CURRENCY_CODES } from '#domain/money.js';
+import { IsCurrencyCode } from '../http/currency-code.js';
 import { FilledText, IntRange, OptionalFilledText, OptionalText } from '../http/fields.js';
 import { SortedPageParams } from '../http/list-params.js';
 import { COUNTRY } from '../http/formats.js';
@@ -82,7 +82,7 @@ const amount = (optional: boolean) => (target: object, key: string) => {
 
 /** The public API's Currency object; only `code` selects the currency, the rest is accepted as given. */
 export class CurrencyRefDto {
-  @IsIn(CURRENCY_CODES, { message: `currency.code must be one of ${CURRENCY_CODES.join(', ')}` }) code!: string;
+  @IsCurrencyCode('currency.code') code!: string;
   @OptionalText(100) name?: string;
   @OptionalText(20) symbol?: string;
   @IsOptional() @IntRange(0, 18) decimals?: number;

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { ERROR_TEXT, MULTIPART_FILE, OPTIONAL_BODY } from './api-doc.js';
 import { resourceSchemas, schemaRef } from './resource-schemas.js';
-import { webhookDocs } from './webhook-docs.js';
+import { webhookDocs, webhookTypeSchema } from './webhook-docs.js';
 import { loadDtoMetadata, useValidatorSchemas } from './dto-schemas.js';
 import { addRecordedExamples } from './recorded-examples.js';
 
@@ -48,10 +48,11 @@ export async function buildOpenApiDocument(app: INestApplication, basePath: stri
       'agentBearer',
     )
     .build();
+  const webhooks = webhookDocs(resourceSchemas);
   const start: Omit<OpenAPIObject, 'paths'> = {
     ...config,
-    components: { ...config.components, schemas: { ...resourceSchemas } },
-    webhooks: webhookDocs(resourceSchemas),
+    components: { ...config.components, schemas: { ...resourceSchemas, WebhookType: webhookTypeSchema(webhooks) } },
+    webhooks,
   };
   const document = SwaggerModule.createDocument(app, start, {
     ignoreGlobalPrefix: true,
@@ -155,7 +156,7 @@ function multipartBody(
 /** DTO schemas nothing refers to any more (a multipart body's DTO, inlined into its form). */
 function dropUnused(components: Record<string, Schema>, document: Schema): void {
   for (const name of Object.keys(components)) {
-    if (resourceSchemas[name]) continue;
+    if (resourceSchemas[name] || name === 'WebhookType') continue;
     const { [name]: _own, ...rest } = components;
     if (!JSON.stringify({ ...document, components: { schemas: rest } }).includes(`"#/components/schemas/${name}"`))
       delete components[name];

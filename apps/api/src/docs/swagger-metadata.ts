@@ -578,6 +578,17 @@ export default async () => {
                 isArray: true,
                 maxItems: 2,
               },
+              providerRequiredCustomerFields: {
+                required: false,
+                type: () => [String],
+                description:
+                  "Read-only (GET /config shows what the service's UMA counterparties require); taken back and ignored.",
+              },
+              providerRequiredCounterpartyCustomerFields: {
+                required: false,
+                type: () => [String],
+                description: 'Read-only, as providerRequiredCustomerFields; taken back and ignored.',
+              },
             },
             EmbeddedWalletConfigDto: {
               appName: { required: false, type: () => String },

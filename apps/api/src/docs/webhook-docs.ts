@@ -181,11 +181,10 @@ export function webhookDocs(components: Record<string, Schema>): Record<string, 
             properties: {
               requestedReceiverCustomerInfoFields: {
                 type: 'array',
-                items: {
-                  type: 'object',
-                  required: ['name', 'mandatory'],
-                  properties: { name: { type: 'string' }, mandatory: { type: 'boolean' } },
-                },
+                items: ref('CounterpartyFieldDefinition'),
+                description:
+                  'What the sender’s side asks about the receiving customer that its registration lacks: the ' +
+                  'platform gives them in `receiverCustomerInfo` when it approves `INCOMING_PAYMENT.PENDING`.',
               },
             },
           },
@@ -213,4 +212,17 @@ export function webhookDocs(components: Record<string, Schema>): Record<string, 
     ),
     test: webhook(WEBHOOK_FAMILIES.test, ['TEST'], { type: 'object' }),
   };
+}
+
+/**
+ * The public API's WebhookType: every `type` value a webhook envelope carries (OUTGOING_PAYMENT.*, INCOMING_PAYMENT.*,
+ * CUSTOMER.*, ...), gathered from the families of the `webhooks:` section.
+ */
+export function webhookTypeSchema(webhooks: Record<string, Schema>): Schema {
+  const types = Object.values(webhooks).flatMap((hook) => {
+    const body = (hook.post as Schema).requestBody as { content: Record<string, { schema: { allOf: Schema[] } }> };
+    const typed = body.content['application/json'].schema.allOf[1] as { properties: { type: { enum: string[] } } };
+    return typed.properties.type.enum;
+  });
+  return { type: 'string', enum: types, description: 'The type of a webhook: its family and event, OBJECT.EVENT.' };
 }

@@ -48,6 +48,7 @@ export class KycLinksController {
   @Idempotent()
   @ApiResource('Generate a hosted KYC link for a customer', created('The link', 'KycLink'), {
     description: KYC_LINKS_TEXT.create,
+    optionalBody: true,
   })
   async create(
     @IdParam('Customer', 'customerId') customerId: string,
@@ -55,9 +56,9 @@ export class KycLinksController {
     @CurrentActor() actor: Actor,
     @Req() req: HttpRequest,
   ) {
-    const { token, expiresAt, provider } = await this.links.issue(customerId, body.redirectUri, actor);
+    const { token, expiresAt, provider } = await this.links.issue(customerId, body?.redirectUri, actor);
     const origin = this.config.publicUrl ?? `${req.protocol}://${req.headers.host}`;
-    return { kycUrl: `${origin}/${BASE_PATH}/kyc/${token}`, expiresAt, provider };
+    return { kycUrl: `${origin}/${BASE_PATH}/kyc/${token}`, expiresAt, provider, token };
   }
 
   @Get('kyc/:token')

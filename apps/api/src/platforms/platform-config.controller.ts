@@ -59,7 +59,11 @@ export class PlatformConfigController {
     responses: ok('The configuration', 'PlatformConfig'),
   })
   async update(@Body() body: UpdateConfigDto, @CurrentActor() actor: Actor) {
-    const { webhookEndpoint, umaDomain, supportedCurrencies, embeddedWalletConfig, rails, decisionEndpoints } = body;
+    const { webhookEndpoint, umaDomain, embeddedWalletConfig, rails, decisionEndpoints } = body;
+    // The provider's required fields are the service's to say: a list sent back from GET /config keeps none of them.
+    const supportedCurrencies = body.supportedCurrencies?.map(
+      ({ providerRequiredCustomerFields: _c, providerRequiredCounterpartyCustomerFields: _p, ...own }) => own,
+    );
     const { cardSpendingControls } = body;
     const controls = cardSpendingControls === undefined ? undefined : plainControls(cardSpendingControls);
     if (controls) checkSpendingControls(controls, 'cardSpendingControls');

@@ -47,6 +47,18 @@ export class PlatformCurrencyConfigDto {
   @ArrayMaxSize(2)
   @IsIn(TRANSACTION_TYPES as unknown as string[], { each: true })
   enabledTransactionTypes!: (typeof TRANSACTION_TYPES)[number][];
+  /** Read-only (GET /config shows what the service's UMA counterparties require); taken back and ignored. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(COUNTERPARTY_FIELD_NAMES.length)
+  @IsIn(COUNTERPARTY_FIELD_NAMES as unknown as string[], { each: true })
+  providerRequiredCustomerFields?: string[];
+  /** Read-only, as providerRequiredCustomerFields; taken back and ignored. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(COUNTERPARTY_FIELD_NAMES.length)
+  @IsIn(COUNTERPARTY_FIELD_NAMES as unknown as string[], { each: true })
+  providerRequiredCounterpartyCustomerFields?: string[];
 }
 
 /** The embedded wallet's OTP email settings; fields omitted are left as they are. */

@@ -6,7 +6,7 @@ import {
   type BacktestSummary,
 } from '#domain/agents/agent-backtest.js';
 import { agentStream } from '#domain/agents/agent.js';
-import { updatePolicy } from '#domain/agents/agent-policy.js';
+import { policyResource, updatePolicy } from '#domain/agents/agent-policy.js';
 import type { AgentEvent, AgentPolicy, AgentPolicyUpdate } from '#domain/agents/agent-types.js';
 import type { EventStore } from '#event-store/event-store.js';
 import { CommandRunner } from '../command-runner.js';
@@ -36,10 +36,10 @@ export class AgentPolicyBacktest {
   async backtest(platformId: string, agentId: string, input: BacktestRequest): Promise<BacktestAnswer> {
     const { from, to } = requireBacktestPeriod(input.from, input.to);
     const state = await loadOwnAgent(this.runner, agentId, platformId);
-    const draft = updatePolicy(state.agent.policy, input.policy);
+    const draft = updatePolicy(state.agent.policy, input.policy, 'policy.');
     const recorded = await this.events.readStream(agentStream(agentId));
     const history = recorded.map((e) => ({ type: e.type, data: e.data }) as AgentEvent);
     const summary = summarizeBacktest(replayAgentPolicy(history, draft, from, to), draft);
-    return { agentId, from, to, policy: draft, ...summary };
+    return { agentId, from, to, policy: policyResource(draft), ...summary };
   }
 }

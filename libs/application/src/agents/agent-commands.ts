@@ -12,6 +12,7 @@ import {
 } from '#domain/agents/agent-claims.js';
 import { agentDecider, agentStream, requireAgent } from '#domain/agents/agent.js';
 import type { AgentCommand, AgentPolicy, AgentPolicyUpdate, DeviceCode } from '#domain/agents/agent-types.js';
+import { policyResource } from '#domain/agents/agent-policy.js';
 import { toAgentResource } from '#domain/agents/agent-views.js';
 import { conflict, DomainError, notFound } from '#domain/errors.js';
 import { publicId, type IdGenerator } from '#domain/ids.js';
@@ -265,6 +266,6 @@ export class RedeemDeviceCodeHandler extends AgentHandler implements ICommandHan
       { metadata },
     );
     const { agent } = requireAgent(state);
-    return { agentId, agentName: agent.name, accessToken, policy: agent.policy };
+    return { agentId, agentName: agent.name, accessToken, policy: policyResource(agent.policy) };
   }
 }

@@ -8,6 +8,7 @@ import { DomainError } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
 import { platformDecider, type PlatformState } from '#domain/platforms/platform.js';
 import {
+  currencyConfigResource,
   defaultSupportedCurrencies,
   proxyUmaSubdomain,
   requireSupportedCurrency,
@@ -114,7 +115,7 @@ export class PlatformConfigQueries {
       id: platformId,
       umaDomain,
       proxyUmaSubdomain: proxyUmaSubdomain(platformId, umaDomain),
-      supportedCurrencies: state.supportedCurrencies ?? defaultSupportedCurrencies(),
+      supportedCurrencies: (state.supportedCurrencies ?? defaultSupportedCurrencies()).map(currencyConfigResource),
       // Set only by the service's operators when a platform is created; none is, here.
       isRegulatedFinancialInstitution: false,
       ...(state.embeddedWalletConfig ? { embeddedWalletConfig: state.embeddedWalletConfig } : {}),

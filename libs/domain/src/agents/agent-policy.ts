@@ -1,5 +1,5 @@
 import { DomainError, notFound } from '../errors.js';
-import { CURRENCIES, formatAmount, MAX_JSON_AMOUNT } from '../money.js';
+import { CURRENCIES, MAX_JSON_AMOUNT, currency, formatAmount } from '../money.js';
 import { conversionRate, pow10, scaleUp } from '../payments/rates/rate-table.js';
 import type {
   AccountRule,
@@ -174,6 +174,20 @@ function checkVelocity(state: ExistingAgent, limits: SpendingLimits, amount: big
   }
 }
 
+/**
+ * Limits and thresholds are counted in a currency the service converts amounts into. Any ISO 4217 code is taken at
+ * the edge, as in the public API; one outside the supported set is refused here with 400 INVALID_CURRENCY.
+ */
+export function requirePolicyCurrencies(
+  policy: { spendingLimits?: { currency?: string }; approvalThresholds?: { currency?: string } | null },
+  prefix = '',
+): void {
+  const limits = policy.spendingLimits?.currency;
+  if (limits !== undefined) currency(limits, `${prefix}spendingLimits.currency`);
+  const threshold = policy.approvalThresholds?.currency;
+  if (threshold !== undefined) currency(threshold, `${prefix}approvalThresholds.currency`);
+}
+
 const recast = (value: number | null | undefined, from: string, to: string) =>
   value == null ? value : Number(convertAmount(BigInt(value), from, to));
 
@@ -181,14 +195,18 @@ const recast = (value: number | null | undefined, from: string, to: string) =>
  * A partial policy update. `permissions`, `accountRestrictions` and `approvalThresholds` replace
  * what was there (null removes the optional ones); `spendingLimits` merges field by field, null
  * removing the daily or monthly limit. A new limits currency recasts the limits not given in the
- * same update (and the account rules' limits) into it.
+ * same update (and the account rules' limits) into it. `field` prefixes the fields an error names.
  */
-export function updatePolicy(policy: AgentPolicy, update: AgentPolicyUpdate): AgentPolicy {
+export function updatePolicy(policy: AgentPolicy, update: AgentPolicyUpdate, field = ''): AgentPolicy {
+  requirePolicyCurrencies(update, field);
   const next: AgentPolicy = { ...policy };
   if (update.permissions !== undefined) next.permissions = [...new Set(update.permissions)];
   if (update.defaultExecutionMode !== undefined) next.defaultExecutionMode = update.defaultExecutionMode;
   if (update.accountRestrictions !== undefined) next.accountRestrictions = update.accountRestrictions;
   if (update.approvalThresholds !== undefined) next.approvalThresholds = update.approvalThresholds;
+  // null removes them: the policy then has none, as if never set.
+  if (next.accountRestrictions === null) delete next.accountRestrictions;
+  if (next.approvalThresholds === null) delete next.approvalThresholds;
   const s = update.spendingLimits;
   if (s) {
     const from = policy.spendingLimits.currency;
@@ -215,6 +233,19 @@ export function updatePolicy(policy: AgentPolicy, update: AgentPolicyUpdate): Ag
     }
   }
   return next;
+}
+
+/**
+ * The AgentPolicy resource: restrictions and thresholds that are not set are left out, as the public API leaves them
+ * out (policies recorded with null for them read the same).
+ */
+export function policyResource(policy: AgentPolicy): AgentPolicy {
+  const { accountRestrictions, approvalThresholds, ...rest } = policy;
+  return {
+    ...rest,
+    ...(accountRestrictions != null ? { accountRestrictions } : {}),
+    ...(approvalThresholds != null ? { approvalThresholds } : {}),
+  };
 }
 
 /** Usage recast into a new limits currency (a policy update that changes it). */

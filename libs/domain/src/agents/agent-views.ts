@@ -1,4 +1,4 @@
-import { usageResource } from './agent-policy.js';
+import { policyResource, usageResource } from './agent-policy.js';
 import type { AgentActionSnapshot, AgentSnapshot } from './agent-types.js';
 
 /** The Agent resource, its usage as of `now` on the platform's clock. */
@@ -9,7 +9,7 @@ export function toAgentResource(agent: AgentSnapshot, now: string): Record<strin
     customerId: agent.customerId,
     isPaused: agent.isPaused,
     isConnected: agent.isConnected,
-    policy: agent.policy,
+    policy: policyResource(agent.policy),
     usage: usageResource(agent.usage, now),
     createdAt: agent.createdAt,
     updatedAt: agent.updatedAt,

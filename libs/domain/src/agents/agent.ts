@@ -6,6 +6,7 @@ import {
   emptyUsage,
   evaluateSpend,
   recastUsage,
+  requirePolicyCurrencies,
   updatePolicy,
   usageAt,
   utcDay,
@@ -120,6 +121,7 @@ function decide(cmd: AgentCommand, given: AgentState): AgentEvent[] {
 
 function decideCreate(cmd: Of<'CreateAgent'>, state: AgentState): AgentEvent[] {
   if (state.agent) throw conflict('CONFLICT', `agent ${cmd.agentId} already exists`);
+  requirePolicyCurrencies(cmd.policy, 'policy.');
   const agent: AgentSnapshot = {
     id: cmd.agentId,
     name: cmd.name,

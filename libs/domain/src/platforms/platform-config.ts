@@ -3,6 +3,7 @@ import { compact } from '../objects.js';
 import { invalid } from '../errors.js';
 import { currency, CURRENCY_CODES } from '../money.js';
 import { railsFor, UMA_RAIL } from '../payments/rates/rate-table.js';
+import { requiredPayerDataFieldsFor } from '../payments/lookups/lookup.js';
 import type { SpendingControls } from '../cards/card-spending.js';
 
 /**
@@ -80,6 +81,36 @@ export function defaultSupportedCurrencies(): PlatformCurrencyConfig[] {
       enabledTransactionTypes: [...TRANSACTION_TYPES],
     };
   });
+}
+
+type FieldName = (typeof COUNTERPARTY_FIELD_NAMES)[number];
+
+/**
+ * What the service's UMA counterparties require in a currency, read-only as the public API shows it:
+ * `providerRequiredCustomerFields`, what a quote paying in the currency must tell about the paying customer (the
+ * receiver's requiredPayerDataFields, given in senderCustomerInfo); `providerRequiredCounterpartyCustomerFields`,
+ * what the counterparty must tell about its customer (every lookup carries it in counterpartyInformation).
+ */
+export function providerRequiredFields(code: string): {
+  providerRequiredCustomerFields: FieldName[];
+  providerRequiredCounterpartyCustomerFields: FieldName[];
+} {
+  return {
+    providerRequiredCustomerFields: requiredPayerDataFieldsFor(code) as FieldName[],
+    providerRequiredCounterpartyCustomerFields: ['FULL_NAME'],
+  };
+}
+
+/** A currency of the platform's list as the API shows it: with the provider's required fields, never stored. */
+export function currencyConfigResource(config: PlatformCurrencyConfig): Record<string, unknown> {
+  const { providerRequiredCustomerFields, providerRequiredCounterpartyCustomerFields } = providerRequiredFields(
+    config.currencyCode,
+  );
+  return {
+    ...config,
+    ...(providerRequiredCustomerFields.length > 0 ? { providerRequiredCustomerFields } : {}),
+    providerRequiredCounterpartyCustomerFields,
+  };
 }
 
 /** A platform's currency list: each supported by the service (400 INVALID_CURRENCY), once, min <= max. */

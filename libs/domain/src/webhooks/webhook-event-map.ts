@@ -10,7 +10,6 @@ import { postedBalance, type LedgerState } from '../ledger/ledger.js';
 import { toJsonNumber } from '../money.js';
 import type { TransactionRecord, TransactionStatus } from '../payments/transactions/transaction.js';
 import {
-  APPROVAL_WEBHOOK_TYPE,
   paymentWebhookTypes,
   refundOutcome,
   refundReason,
@@ -190,8 +189,8 @@ const invitationClaimed: WebhookMapping = {
 
 /**
  * The public API's payment webhook types (paymentWebhookTypes decides which a change sends), with
- * the Transaction resource. An outgoing change that refunds carries `refund`; the incoming
- * approval request (`INCOMING_PAYMENT.PENDING`) carries `requestedReceiverCustomerInfoFields`.
+ * the Transaction resource. An outgoing change that refunds carries `refund`; every incoming payment webhook
+ * carries `requestedReceiverCustomerInfoFields` (what the approval request, `INCOMING_PAYMENT.PENDING`, asks for).
  */
 const paymentChange = (kind: PaymentChange['kind']): WebhookMapping => ({
   platform: dataPlatform,
@@ -222,7 +221,7 @@ const paymentChange = (kind: PaymentChange['kind']): WebhookMapping => ({
         reason: refundReason(tx),
       };
     }
-    if (types.includes(APPROVAL_WEBHOOK_TYPE)) {
+    if (tx.type === 'INCOMING') {
       const receiver = await sources.customer(tx.customerId);
       resource.requestedReceiverCustomerInfoFields = requestedReceiverFields(receiver as ReceiverProfile);
     }

@@ -3,6 +3,7 @@ import { depositNetwork, depositWallet } from '#domain/crypto/deposit-networks.j
 import { CRYPTO_CURRENCIES, currency } from '#domain/money.js';
 import type { InternalAccountStatus, InternalAccountType } from '#domain/customers/customer.js';
 import { railFor, type BankRailConfig } from '#domain/payments/rails/bank-rails.js';
+import { bankDepositAccount, sandboxDepositAccount } from '#domain/payments/rails/deposit-accounts.js';
 import type { Doc } from '../read-model-store.js';
 
 /**
@@ -45,14 +46,7 @@ function fundingInstructions(accountId: string, code: string, isPlatformAccount:
   }
   return [
     {
-      accountOrWalletInfo: {
-        accountType: `${code}_ACCOUNT`,
-        paymentRails: code === 'USD' ? ['ACH', 'WIRE', 'RTP'] : ['BANK_TRANSFER'],
-        accountNumber: digits,
-        routingNumber: '021000021',
-        bankName: 'Sandbox Settlement Bank',
-        reference,
-      },
+      accountOrWalletInfo: sandboxDepositAccount(code, digits, reference),
       instructionsNotes: 'Include the reference so the deposit is credited to this account.',
       isPlatformAccount,
     },
@@ -100,11 +94,9 @@ function productionFunding(doc: InternalAccountDoc, rails: readonly BankRailConf
   const sandboxed = doc.fundingPaymentInstructions[0] as { accountOrWalletInfo?: { reference?: string } } | undefined;
   const reference = sandboxed?.accountOrWalletInfo?.reference;
   if (!rail || !reference) return [];
-  const { name: _holder, bankName, ...account } = rail.account;
-  const bank = bankName ?? (account.bic ? `BIC ${account.bic}` : `ABA ${account.routingNumber}`);
   return [
     {
-      accountOrWalletInfo: { accountType: `${doc.currency}_ACCOUNT`, ...account, bankName: bank, reference },
+      accountOrWalletInfo: bankDepositAccount(doc.currency, rail.account, reference),
       instructionsNotes: 'Include the reference so the deposit is credited to this account.',
       isPlatformAccount: !doc.customerId,
     },
@@ -113,7 +105,12 @@ function productionFunding(doc: InternalAccountDoc, rails: readonly BankRailConf
 
 /** The API resource: internal fields stripped; funding instructions as the account's platform takes payments in. */
 export function toInternalAccount(doc: InternalAccountDoc, platform?: FundingPlatform): Record<string, unknown> {
-  const { platformId: _p, ledger: _l, currency: _c, ...resource } = doc;
+  const { platformId: _p, ledger: _l, currency: _c, ...stored } = doc;
+  // Derived from the account alone, so documents stored in an earlier shape are shown in the current one.
+  const resource = {
+    ...stored,
+    fundingPaymentInstructions: fundingInstructions(doc.id, doc.currency, !doc.customerId),
+  };
   if (!platform || platform.sandbox) return resource;
   return { ...resource, fundingPaymentInstructions: productionFunding(doc, platform.rails) };
 }

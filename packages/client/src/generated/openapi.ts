@@ -2840,10 +2840,8 @@ export interface webhooks {
                         /** @enum {string} */
                         type?: "INCOMING_PAYMENT.PENDING" | "INCOMING_PAYMENT.COMPLETED" | "INCOMING_PAYMENT.FAILED";
                         data?: components["schemas"]["Transaction"] & {
-                            requestedReceiverCustomerInfoFields?: {
-                                name: string;
-                                mandatory: boolean;
-                            }[];
+                            /** @description What the sender’s side asks about the receiving customer that its registration lacks: the platform gives them in `receiverCustomerInfo` when it approves `INCOMING_PAYMENT.PENDING`. */
+                            requestedReceiverCustomerInfoFields?: components["schemas"]["CounterpartyFieldDefinition"][];
                         };
                     };
                 };
@@ -4863,10 +4861,12 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
             /**
-             * @description HOSTED: the service's own verification page (the public API names external providers such as SUMSUB here; no provider SDK token is returned).
+             * @description HOSTED: the service's own verification page (the public API names external providers such as SUMSUB here).
              * @enum {string}
              */
             provider: "HOSTED";
+            /** @description The link’s secret, usable in place of the hosted URL to embed the verification in your own application: GET /kyc/{token}/state, POST /kyc/{token} and POST /kyc/{token}/documents. Single-use and valid until expiresAt, like the URL; both flows update the customer’s kycStatus the same way. */
+            token?: string;
         };
         KycLinkState: {
             /** @enum {string} */
@@ -5022,8 +5022,8 @@ export interface components {
         /** @description The body of every webhook. Delivery is at least once: receivers dedupe on `id` (the same on every retry). */
         WebhookEnvelope: {
             id: string;
-            /** @description CUSTOMER.KYC_<STATUS> (individuals), CUSTOMER.KYB_<STATUS> (businesses), INTERNAL_ACCOUNT.BALANCE_UPDATED, INTERNAL_ACCOUNT.STATUS_UPDATED, VERIFICATION.<STATUS>, INVITATION_CLAIMED, OUTGOING_PAYMENT.PENDING|PROCESSING|COMPLETED|FAILED|EXPIRED|REFUND_PENDING|REFUND_COMPLETED|REFUND_FAILED, INCOMING_PAYMENT.PENDING|COMPLETED|FAILED, card.state_change, card.funding_source_change, AGENT_ACTION.PENDING_APPROVAL, BULK_UPLOAD.COMPLETED, BULK_UPLOAD.FAILED, TEST. */
-            type: string;
+            /** @description CUSTOMER.KYC_<STATUS> (individuals), CUSTOMER.KYB_<STATUS> (businesses), INTERNAL_ACCOUNT.BALANCE_UPDATED, INTERNAL_ACCOUNT.STATUS_UPDATED, VERIFICATION.<STATUS>, INVITATION_CLAIMED, OUTGOING_PAYMENT.PENDING|PROCESSING|COMPLETED|FAILED|EXPIRED|REFUND_PENDING|REFUND_COMPLETED|REFUND_FAILED, INCOMING_PAYMENT.PENDING|COMPLETED|FAILED, card.state_change, card.funding_source_change, AGENT_ACTION.PENDING_APPROVAL, BULK_UPLOAD.COMPLETED, BULK_UPLOAD.FAILED, BANK_RECONCILIATION.DAY_CLOSED|BREAKS_FOUND, TEST. */
+            type: components["schemas"]["WebhookType"];
             /** Format: date-time */
             timestamp: string;
             /** @description The resource snapshot (Customer, InternalAccount, Verification, Invitation, Transaction, Card, AgentAction; for BULK_UPLOAD.* the BulkCustomerImportJob with its first errors, `errorsTruncated: true` when more were left out: GET /customers/bulk/jobs/{jobId} lists them all). */
@@ -5343,30 +5343,625 @@ export interface components {
              */
             expiresAt: string;
         } & (unknown | unknown);
+        /** USD_ACCOUNT */
+        PaymentUsdAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "USD_ACCOUNT";
+            accountNumber: string;
+            routingNumber: string;
+            paymentRails: ("ACH" | "WIRE" | "RTP" | "FEDNOW")[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** BRL_ACCOUNT */
+        PaymentBrlAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "BRL_ACCOUNT";
+            qrCode: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+            /** @description Include it with the payment so it is matched. */
+            reference?: string;
+        };
+        /** MXN_ACCOUNT */
+        PaymentMxnAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "MXN_ACCOUNT";
+            clabeNumber: string;
+            paymentRails: "SPEI"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** DKK_ACCOUNT */
+        PaymentDkkAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "DKK_ACCOUNT";
+            iban: string;
+            swiftCode?: string;
+            paymentRails: ("SEPA" | "SEPA_INSTANT")[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** EUR_ACCOUNT */
+        PaymentEurAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "EUR_ACCOUNT";
+            iban: string;
+            swiftCode?: string;
+            paymentRails: ("SEPA" | "SEPA_INSTANT")[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** INR_ACCOUNT */
+        PaymentInrAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "INR_ACCOUNT";
+            vpa: string;
+            paymentRails: "UPI"[];
+            /** @description The bank the account is held at. */
+            bankName?: string;
+            /** @description Include it with the payment so it is matched. */
+            reference?: string;
+        };
+        /** NGN_ACCOUNT */
+        PaymentNgnAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "NGN_ACCOUNT";
+            accountNumber: string;
+            bankName: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** CAD_ACCOUNT */
+        PaymentCadAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "CAD_ACCOUNT";
+            bankCode: string;
+            branchCode: string;
+            accountNumber: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** GBP_ACCOUNT */
+        PaymentGbpAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "GBP_ACCOUNT";
+            sortCode: string;
+            accountNumber: string;
+            paymentRails: "FASTER_PAYMENTS"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** HKD_ACCOUNT */
+        PaymentHkdAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "HKD_ACCOUNT";
+            bankName: string;
+            accountNumber: string;
+            swiftCode: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** IDR_ACCOUNT */
+        PaymentIdrAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "IDR_ACCOUNT";
+            bankName: string;
+            accountNumber: string;
+            swiftCode: string;
+            phoneNumber: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** MYR_ACCOUNT */
+        PaymentMyrAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "MYR_ACCOUNT";
+            bankName: string;
+            accountNumber: string;
+            swiftCode: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** PHP_ACCOUNT */
+        PaymentPhpAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "PHP_ACCOUNT";
+            bankName: string;
+            accountNumber: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** SGD_ACCOUNT */
+        PaymentSgdAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "SGD_ACCOUNT";
+            bankName: string;
+            accountNumber: string;
+            swiftCode: string;
+            paymentRails: ("PAYNOW" | "FAST" | "BANK_TRANSFER")[];
+            reference: string;
+        };
+        /** THB_ACCOUNT */
+        PaymentThbAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "THB_ACCOUNT";
+            bankName: string;
+            accountNumber: string;
+            swiftCode: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** VND_ACCOUNT */
+        PaymentVndAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "VND_ACCOUNT";
+            bankName: string;
+            accountNumber: string;
+            swiftCode: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** AED_ACCOUNT */
+        PaymentAedAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "AED_ACCOUNT";
+            iban: string;
+            swiftCode?: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** KES_ACCOUNT */
+        PaymentKesAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "KES_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** MWK_ACCOUNT */
+        PaymentMwkAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "MWK_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** RWF_ACCOUNT */
+        PaymentRwfAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "RWF_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** TZS_ACCOUNT */
+        PaymentTzsAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "TZS_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** UGX_ACCOUNT */
+        PaymentUgxAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "UGX_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** XOF_ACCOUNT */
+        PaymentXofAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "XOF_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            /** @enum {string} */
+            region: "BJ" | "CI" | "SN" | "TG";
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** ZAR_ACCOUNT */
+        PaymentZarAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "ZAR_ACCOUNT";
+            accountNumber: string;
+            bankName: string;
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+        };
+        /** ZMW_ACCOUNT */
+        PaymentZmwAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "ZMW_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** BWP_ACCOUNT */
+        PaymentBwpAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "BWP_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** XAF_ACCOUNT */
+        PaymentXafAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "XAF_ACCOUNT";
+            phoneNumber: string;
+            provider: string;
+            /** @enum {string} */
+            region: "CM" | "CG";
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** BDT_ACCOUNT */
+        PaymentBdtAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "BDT_ACCOUNT";
+            accountNumber?: string;
+            bankName: string;
+            branchCode?: string;
+            swiftCode?: string;
+            phoneNumber?: string;
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+            reference: string;
+        };
+        /** ARS_ACCOUNT */
+        PaymentArsAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "ARS_ACCOUNT";
+            accountNumber: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+            /** @description Include it with the payment so it is matched. */
+            reference?: string;
+        };
+        /** COP_ACCOUNT */
+        PaymentCopAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "COP_ACCOUNT";
+            /** Format: uri */
+            paymentUrl: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+            /** @description Include it with the payment so it is matched. */
+            reference?: string;
+        };
+        /** EGP_ACCOUNT */
+        PaymentEgpAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "EGP_ACCOUNT";
+            iban?: string;
+            bankName: string;
+            phoneNumber?: string;
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+            reference: string;
+        };
+        /** GHS_ACCOUNT */
+        PaymentGhsAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "GHS_ACCOUNT";
+            accountNumber?: string;
+            bankName: string;
+            phoneNumber?: string;
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+            reference: string;
+        };
+        /** GTQ_ACCOUNT */
+        PaymentGtqAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "GTQ_ACCOUNT";
+            accountNumber: string;
+            /** @enum {string} */
+            bankAccountType: "CHECKING" | "SAVINGS";
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** HTG_ACCOUNT */
+        PaymentHtgAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "HTG_ACCOUNT";
+            phoneNumber: string;
+            paymentRails: "MOBILE_MONEY"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** JMD_ACCOUNT */
+        PaymentJmdAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "JMD_ACCOUNT";
+            accountNumber: string;
+            branchCode: string;
+            /** @enum {string} */
+            bankAccountType: "CHECKING" | "SAVINGS";
+            paymentRails: "BANK_TRANSFER"[];
+            reference: string;
+            /** @description The bank the account is held at. */
+            bankName?: string;
+        };
+        /** PKR_ACCOUNT */
+        PaymentPkrAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "PKR_ACCOUNT";
+            bankName: string;
+            accountNumber?: string;
+            iban?: string;
+            phoneNumber?: string;
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+            reference: string;
+        };
+        /** SLV_ACCOUNT */
+        PaymentSlvAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "SLV_ACCOUNT";
+            bankName?: string;
+            accountNumber?: string;
+            /** @enum {string} */
+            bankAccountType?: "CHECKING" | "SAVINGS";
+            phoneNumber?: string;
+            paymentRails: ("BANK_TRANSFER" | "MOBILE_MONEY")[];
+            reference: string;
+        };
+        /** SWIFT_ACCOUNT */
+        PaymentSwiftAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "SWIFT_ACCOUNT";
+            country: string;
+            swiftCode: string;
+            bankName: string;
+            accountNumber?: string;
+            iban?: string;
+            paymentRails: "SWIFT"[];
+            reference: string;
+        };
+        /** SPARK_WALLET */
+        PaymentSparkWalletInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "SPARK_WALLET";
+            address: string;
+            /** @enum {string} */
+            assetType: "BTC" | "USDB";
+            invoice?: string;
+            reference?: string;
+        };
+        /** LIGHTNING */
+        PaymentLightningInvoiceInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "LIGHTNING";
+            invoice: string;
+        };
+        /** SOLANA_WALLET */
+        PaymentSolanaWalletInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "SOLANA_WALLET";
+            address: string;
+            /** @enum {string} */
+            assetType?: "USDC" | "USDT";
+            reference?: string;
+        };
+        /** TRON_WALLET */
+        PaymentTronWalletInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "TRON_WALLET";
+            address: string;
+            /** @enum {string} */
+            assetType?: "USDT";
+            reference?: string;
+        };
+        /** POLYGON_WALLET */
+        PaymentPolygonWalletInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "POLYGON_WALLET";
+            address: string;
+            /** @enum {string} */
+            assetType?: "USDC";
+            reference?: string;
+        };
+        /** BASE_WALLET */
+        PaymentBaseWalletInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "BASE_WALLET";
+            address: string;
+            /** @enum {string} */
+            assetType?: "USDC";
+            reference?: string;
+        };
+        /** ETHEREUM_WALLET */
+        PaymentEthereumWalletInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "ETHEREUM_WALLET";
+            address: string;
+            /** @enum {string} */
+            assetType?: "USDC";
+            reference?: string;
+        };
+        /** EMBEDDED_WALLET */
+        PaymentEmbeddedWalletInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "EMBEDDED_WALLET";
+            payloadToSign: string;
+        };
         PaymentInstructions: {
-            accountOrWalletInfo: {
-                /** @description <currency>_ACCOUNT, e.g. USD_ACCOUNT. */
-                accountType: string;
-                paymentRails?: string[];
-                accountNumber: string;
-                routingNumber?: string;
-                bankName: string;
-                /** @description Include it with the payment so it is matched. */
-                reference: string;
-            } | {
-                /** @enum {string} */
-                accountType: "SPARK_WALLET" | "SOLANA_WALLET" | "BASE_WALLET" | "ETHEREUM_WALLET" | "POLYGON_WALLET";
-                /** @description BTC (SPARK_WALLET) or USDC (SOLANA, BASE, ETHEREUM, POLYGON wallets). */
-                assetType: string;
-                address: string;
-                invoice?: string;
-                reference?: string;
-            } | {
-                /** @enum {string} */
-                accountType: "EMBEDDED_WALLET";
-                /** @description Stamp these exact bytes; send the stamp as Service-Wallet-Signature. */
-                payloadToSign: string;
-            };
+            accountOrWalletInfo: components["schemas"]["PaymentUsdAccountInfo"] | components["schemas"]["PaymentBrlAccountInfo"] | components["schemas"]["PaymentMxnAccountInfo"] | components["schemas"]["PaymentDkkAccountInfo"] | components["schemas"]["PaymentEurAccountInfo"] | components["schemas"]["PaymentInrAccountInfo"] | components["schemas"]["PaymentNgnAccountInfo"] | components["schemas"]["PaymentCadAccountInfo"] | components["schemas"]["PaymentGbpAccountInfo"] | components["schemas"]["PaymentHkdAccountInfo"] | components["schemas"]["PaymentIdrAccountInfo"] | components["schemas"]["PaymentMyrAccountInfo"] | components["schemas"]["PaymentPhpAccountInfo"] | components["schemas"]["PaymentSgdAccountInfo"] | components["schemas"]["PaymentThbAccountInfo"] | components["schemas"]["PaymentVndAccountInfo"] | components["schemas"]["PaymentAedAccountInfo"] | components["schemas"]["PaymentKesAccountInfo"] | components["schemas"]["PaymentMwkAccountInfo"] | components["schemas"]["PaymentRwfAccountInfo"] | components["schemas"]["PaymentTzsAccountInfo"] | components["schemas"]["PaymentUgxAccountInfo"] | components["schemas"]["PaymentXofAccountInfo"] | components["schemas"]["PaymentZarAccountInfo"] | components["schemas"]["PaymentZmwAccountInfo"] | components["schemas"]["PaymentBwpAccountInfo"] | components["schemas"]["PaymentXafAccountInfo"] | components["schemas"]["PaymentBdtAccountInfo"] | components["schemas"]["PaymentArsAccountInfo"] | components["schemas"]["PaymentCopAccountInfo"] | components["schemas"]["PaymentEgpAccountInfo"] | components["schemas"]["PaymentGhsAccountInfo"] | components["schemas"]["PaymentGtqAccountInfo"] | components["schemas"]["PaymentHtgAccountInfo"] | components["schemas"]["PaymentJmdAccountInfo"] | components["schemas"]["PaymentPkrAccountInfo"] | components["schemas"]["PaymentSlvAccountInfo"] | components["schemas"]["PaymentSwiftAccountInfo"] | components["schemas"]["PaymentSparkWalletInfo"] | components["schemas"]["PaymentLightningInvoiceInfo"] | components["schemas"]["PaymentSolanaWalletInfo"] | components["schemas"]["PaymentTronWalletInfo"] | components["schemas"]["PaymentPolygonWalletInfo"] | components["schemas"]["PaymentBaseWalletInfo"] | components["schemas"]["PaymentEthereumWalletInfo"] | components["schemas"]["PaymentEmbeddedWalletInfo"];
             instructionsNotes: string;
             /** @description Whether the money lands in a platform-owned account (true) or a customer’s (false). */
             isPlatformAccount?: boolean;
@@ -5460,6 +6055,22 @@ export interface components {
                 accountId?: string;
                 /** @description REALTIME_FUNDING: the customer paying in. */
                 customerId?: string;
+                /** @description REALTIME_FUNDING: the name of the originator (sender) of the payment. */
+                accountHolderName?: string;
+                /** @description REALTIME_FUNDING: the originator’s account number or IBAN (maybe masked). */
+                accountIdentifier?: string;
+                /** @description REALTIME_FUNDING: the name of the originating bank. */
+                bankName?: string;
+                /** @description REALTIME_FUNDING: the originating bank’s routing number, BIC or SWIFT code. */
+                bankIdentifier?: string;
+                /** @description REALTIME_FUNDING: the payment rail the funds arrived on. */
+                paymentRail?: string;
+                /** @description REALTIME_FUNDING: what the originator wrote with the payment. */
+                remittanceInformation?: string;
+                /** @description REALTIME_FUNDING: the originator’s own end-to-end reference for the payment. */
+                endToEndId?: string;
+                /** @description REALTIME_FUNDING: the rail’s tracking id of the payment, for reconciliation. */
+                traceNumber?: string;
                 umaAddress?: string;
                 currency: string;
             } & ({
@@ -5585,6 +6196,7 @@ export interface components {
                 dailyTransactionLimit?: number;
                 monthlyLimit?: number | null;
             };
+            /** @description Absent when not set (null in an update removes them). */
             accountRestrictions?: {
                 allowedAccountIds?: string[] | null;
                 accountRules?: {
@@ -5593,11 +6205,12 @@ export interface components {
                     executionMode?: "AUTO" | "APPROVAL_REQUIRED";
                     perTransactionLimit?: number | null;
                 }[];
-            } | null;
+            };
+            /** @description A transaction above `amount` needs approval even in AUTO. Absent when not set (null in an update removes it). */
             approvalThresholds?: {
                 currency?: string;
                 amount?: number | null;
-            } | null;
+            };
         };
         /** @description Executed spends, in spendingLimits.currency; reset at the UTC day and month boundaries of the platform clock. */
         AgentUsage: {
@@ -6000,12 +6613,22 @@ export interface components {
             minAmount: number;
             /** @description Smallest unit of the currency. */
             maxAmount: number;
-            requiredCounterpartyFields: {
-                /** @enum {string} */
-                name: "FULL_NAME" | "BIRTH_DATE" | "NATIONALITY" | "PHONE_NUMBER" | "EMAIL" | "POSTAL_ADDRESS" | "TAX_ID" | "REGISTRATION_NUMBER" | "USER_TYPE" | "COUNTRY_OF_RESIDENCE" | "ACCOUNT_IDENTIFIER" | "FI_LEGAL_ENTITY_NAME" | "FI_ADDRESS" | "PURPOSE_OF_PAYMENT" | "ULTIMATE_INSTITUTION_COUNTRY" | "IDENTIFIER" | "BUSINESS_TYPE" | "COMPANY_LEGAL_NAME" | "ID_TYPE" | "ID_NUMBER";
-                mandatory: boolean;
-            }[];
+            requiredCounterpartyFields: components["schemas"]["CounterpartyFieldDefinition"][];
+            /** @description What a quote paying in this currency must tell about the paying customer (the receiver’s requiredPayerDataFields, in senderCustomerInfo). Absent when nothing is required. */
+            readonly providerRequiredCustomerFields?: components["schemas"]["CustomerInfoFieldName"][];
+            /** @description What the counterparty tells about its customer in this currency (a lookup’s counterpartyInformation). */
+            readonly providerRequiredCounterpartyCustomerFields?: components["schemas"]["CustomerInfoFieldName"][];
             enabledTransactionTypes: ("INCOMING" | "OUTGOING")[];
+        };
+        /**
+         * @description A field of information about a platform’s customer or a counterparty’s customer.
+         * @enum {string}
+         */
+        CustomerInfoFieldName: "FULL_NAME" | "BIRTH_DATE" | "NATIONALITY" | "PHONE_NUMBER" | "EMAIL" | "POSTAL_ADDRESS" | "TAX_ID" | "REGISTRATION_NUMBER" | "USER_TYPE" | "COUNTRY_OF_RESIDENCE" | "ACCOUNT_IDENTIFIER" | "FI_LEGAL_ENTITY_NAME" | "FI_ADDRESS" | "PURPOSE_OF_PAYMENT" | "ULTIMATE_INSTITUTION_COUNTRY" | "IDENTIFIER" | "BUSINESS_TYPE" | "COMPANY_LEGAL_NAME" | "ID_TYPE" | "ID_NUMBER";
+        CounterpartyFieldDefinition: {
+            name: components["schemas"]["CustomerInfoFieldName"];
+            /** @description Whether the field is mandatory. */
+            mandatory: boolean;
         };
         EmbeddedWalletConfig: {
             appName?: string;
@@ -6174,6 +6797,11 @@ export interface components {
             /** Format: date-time */
             secretSetAt: string | null;
         };
+        /**
+         * @description The type of a webhook: its family and event, OBJECT.EVENT.
+         * @enum {string}
+         */
+        WebhookType: "CUSTOMER.KYC_UNVERIFIED" | "CUSTOMER.KYC_PENDING" | "CUSTOMER.KYC_APPROVED" | "CUSTOMER.KYC_REJECTED" | "CUSTOMER.KYB_UNVERIFIED" | "CUSTOMER.KYB_PENDING" | "CUSTOMER.KYB_APPROVED" | "CUSTOMER.KYB_REJECTED" | "INTERNAL_ACCOUNT.BALANCE_UPDATED" | "INTERNAL_ACCOUNT.STATUS_UPDATED" | "VERIFICATION.APPROVED" | "VERIFICATION.REJECTED" | "VERIFICATION.RESOLVE_ERRORS" | "VERIFICATION.IN_PROGRESS" | "VERIFICATION.PENDING_MANUAL_REVIEW" | "OUTGOING_PAYMENT.PENDING" | "OUTGOING_PAYMENT.PROCESSING" | "OUTGOING_PAYMENT.COMPLETED" | "OUTGOING_PAYMENT.FAILED" | "OUTGOING_PAYMENT.EXPIRED" | "OUTGOING_PAYMENT.REFUND_PENDING" | "OUTGOING_PAYMENT.REFUND_COMPLETED" | "OUTGOING_PAYMENT.REFUND_FAILED" | "INCOMING_PAYMENT.PENDING" | "INCOMING_PAYMENT.COMPLETED" | "INCOMING_PAYMENT.FAILED" | "INVITATION_CLAIMED" | "card.state_change" | "card.funding_source_change" | "AGENT_ACTION.PENDING_APPROVAL" | "BULK_UPLOAD.COMPLETED" | "BULK_UPLOAD.FAILED" | "BANK_RECONCILIATION.DAY_CLOSED" | "BANK_RECONCILIATION.BREAKS_FOUND" | "TEST";
         OpenInternalAccountDto: {
             customerId: string;
             /** @enum {string} */
@@ -6399,6 +7027,8 @@ export interface components {
             maxAmount: number;
             requiredCounterpartyFields: components["schemas"]["CounterpartyFieldDto"][];
             enabledTransactionTypes: ("INCOMING" | "OUTGOING")[];
+            providerRequiredCustomerFields?: ("FULL_NAME" | "BIRTH_DATE" | "NATIONALITY" | "PHONE_NUMBER" | "EMAIL" | "POSTAL_ADDRESS" | "TAX_ID" | "REGISTRATION_NUMBER" | "USER_TYPE" | "COUNTRY_OF_RESIDENCE" | "ACCOUNT_IDENTIFIER" | "FI_LEGAL_ENTITY_NAME" | "FI_ADDRESS" | "PURPOSE_OF_PAYMENT" | "ULTIMATE_INSTITUTION_COUNTRY" | "IDENTIFIER" | "BUSINESS_TYPE" | "COMPANY_LEGAL_NAME" | "ID_TYPE" | "ID_NUMBER")[];
+            providerRequiredCounterpartyCustomerFields?: ("FULL_NAME" | "BIRTH_DATE" | "NATIONALITY" | "PHONE_NUMBER" | "EMAIL" | "POSTAL_ADDRESS" | "TAX_ID" | "REGISTRATION_NUMBER" | "USER_TYPE" | "COUNTRY_OF_RESIDENCE" | "ACCOUNT_IDENTIFIER" | "FI_LEGAL_ENTITY_NAME" | "FI_ADDRESS" | "PURPOSE_OF_PAYMENT" | "ULTIMATE_INSTITUTION_COUNTRY" | "IDENTIFIER" | "BUSINESS_TYPE" | "COMPANY_LEGAL_NAME" | "ID_TYPE" | "ID_NUMBER")[];
         };
         EmbeddedWalletConfigDto: {
             appName?: string;
@@ -6457,8 +7087,7 @@ export interface components {
             amount: number;
         };
         CurrencyRefDto: {
-            /** @enum {string} */
-            code: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            code: string;
             name?: string;
             symbol?: string;
             decimals?: number;
@@ -6656,8 +7285,7 @@ export interface components {
             directDebitMandate?: components["schemas"]["DirectDebitMandateDto"];
         };
         SpendingLimitsDto: {
-            /** @enum {string} */
-            currency: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            currency: string;
             perTransactionLimit: number;
             dailyLimit?: number | null;
             dailyTransactionLimit?: number;
@@ -6674,8 +7302,7 @@ export interface components {
             accountRules?: components["schemas"]["AccountRuleDto"][];
         };
         ApprovalThresholdsDto: {
-            /** @enum {string} */
-            currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            currency?: string;
             amount?: number | null;
         };
         AgentPolicyDto: {
@@ -6696,8 +7323,7 @@ export interface components {
             isPaused?: boolean;
         };
         SpendingLimitsUpdateDto: {
-            /** @enum {string} */
-            currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+            currency?: string;
             perTransactionLimit?: number;
             dailyLimit?: number | null;
             dailyTransactionLimit?: number;
@@ -7285,7 +7911,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["RejectAgentActionDto"];
             };
@@ -8046,7 +8672,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+                currency?: string;
             };
             header?: {
                 /** @description Names the request in the service’s log and comes back on the answer; anything but 1-128 characters of `A-Z a-z 0-9 . _ : -` is replaced by a new UUID. */
@@ -8352,7 +8978,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                currency?: "USD" | "EUR" | "MXN" | "GBP" | "INR" | "BRL" | "AED" | "PHP" | "NGN" | "CAD" | "BTC" | "USDC";
+                currency?: string;
                 type?: "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET";
             };
             header?: {
@@ -13151,7 +13777,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateKycLinkDto"];
             };

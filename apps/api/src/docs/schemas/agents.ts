@@ -47,8 +47,9 @@ export const agentSchemas: Record<string, Schema> = {
         monthlyLimit: nullable(int()),
       },
     },
-    accountRestrictions: nullable({
+    accountRestrictions: {
       type: 'object',
+      description: 'Absent when not set (null in an update removes them).',
       properties: {
         allowedAccountIds: nullable({
           type: 'array',
@@ -69,12 +70,13 @@ export const agentSchemas: Record<string, Schema> = {
           },
         },
       },
-    }),
-    approvalThresholds: nullable({
+    },
+    approvalThresholds: {
       type: 'object',
-      description: 'A transaction above `amount` needs approval even in AUTO.',
+      description:
+        'A transaction above `amount` needs approval even in AUTO. Absent when not set (null in an update removes it).',
       properties: { currency: str(), amount: nullable(int()) },
-    }),
+    },
   }),
   AgentUsage: {
     type: 'object',

@@ -9,6 +9,7 @@ import { webhookSchemas } from './webhooks.js';
 import { cardSchemas } from './cards.js';
 import { lookupSchemas } from './lookups.js';
 import { quoteSchemas } from './quotes.js';
+import { paymentAccountInfoSchemas } from './payment-account-info.js';
 import { rateSchemas } from './rates.js';
 import { sandboxClockSchemas } from './sandbox-clock.js';
 import { transactionSchemas } from './transactions.js';
@@ -43,6 +44,7 @@ export const areaSchemas: Record<string, Record<string, unknown>>[] = [
   cardSchemas,
   rateSchemas,
   lookupSchemas,
+  paymentAccountInfoSchemas,
   quoteSchemas,
   transactionSchemas,
   sandboxClockSchemas,

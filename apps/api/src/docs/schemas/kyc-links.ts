@@ -11,8 +11,13 @@ export const kycLinkSchemas: Record<string, Schema> = {
     provider: str({
       enum: ['HOSTED'],
       description:
-        "HOSTED: the service's own verification page (the public API names external providers such as SUMSUB " +
-        'here; no provider SDK token is returned).',
+        "HOSTED: the service's own verification page (the public API names external providers such as SUMSUB here).",
+    }),
+    token: str({
+      description:
+        'The link’s secret, usable in place of the hosted URL to embed the verification in your own application: ' +
+        'GET /kyc/{token}/state, POST /kyc/{token} and POST /kyc/{token}/documents. Single-use and valid until ' +
+        'expiresAt, like the URL; both flows update the customer’s kycStatus the same way.',
     }),
   }),
   KycLinkState: obj(['customerType', 'linkStatus', 'kycStatus', 'expiresAt', 'missing'], {

@@ -6,7 +6,7 @@ import {
   MAX_DECISION_DEADLINE_MS,
   MIN_DECISION_DEADLINE_MS,
 } from '#domain/webhooks/decision-endpoints.js';
-import { dateTime, obj, type Schema, str, idOf } from './kit.js';
+import { dateTime, obj, ref, type Schema, str, idOf } from './kit.js';
 
 const int = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });
 const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
@@ -19,17 +19,33 @@ export const platformConfigSchemas: Record<string, Schema> = {
       currencyCode: str(),
       minAmount: int({ minimum: 0, description: 'Smallest unit of the currency.' }),
       maxAmount: int({ minimum: 0, description: 'Smallest unit of the currency.' }),
-      requiredCounterpartyFields: {
+      requiredCounterpartyFields: { type: 'array', items: ref('CounterpartyFieldDefinition') },
+      providerRequiredCustomerFields: {
         type: 'array',
-        items: {
-          type: 'object',
-          required: ['name', 'mandatory'],
-          properties: { name: str({ enum: [...COUNTERPARTY_FIELD_NAMES] }), mandatory: { type: 'boolean' } },
-        },
+        items: ref('CustomerInfoFieldName'),
+        readOnly: true,
+        description:
+          'What a quote paying in this currency must tell about the paying customer (the receiver’s ' +
+          'requiredPayerDataFields, in senderCustomerInfo). Absent when nothing is required.',
+      },
+      providerRequiredCounterpartyCustomerFields: {
+        type: 'array',
+        items: ref('CustomerInfoFieldName'),
+        readOnly: true,
+        description:
+          'What the counterparty tells about its customer in this currency (a lookup’s counterpartyInformation).',
       },
       enabledTransactionTypes: { type: 'array', items: str({ enum: [...TRANSACTION_TYPES] }) },
     },
   ),
+  CustomerInfoFieldName: str({
+    enum: [...COUNTERPARTY_FIELD_NAMES],
+    description: 'A field of information about a platform’s customer or a counterparty’s customer.',
+  }),
+  CounterpartyFieldDefinition: obj(['name', 'mandatory'], {
+    name: ref('CustomerInfoFieldName'),
+    mandatory: { type: 'boolean', description: 'Whether the field is mandatory.' },
+  }),
   EmbeddedWalletConfig: {
     type: 'object',
     properties: {

@@ -1,4 +1,4 @@
-import { DEPOSIT_WALLET_TYPES } from '#domain/crypto/deposit-networks.js';
+import { paymentAccountInfo } from './payment-account-info.js';
 import { ref, type Schema, str, idOf } from './kit.js';
 
 const int = (description: string): Schema => ({ type: 'integer', description });
@@ -9,48 +9,13 @@ const variant = (field: string, value: string, required: string[]): Schema => ({
   required: [field, ...required],
 });
 
-const bankAccount: Schema = {
-  type: 'object',
-  title: 'Bank account',
-  required: ['accountType', 'accountNumber', 'bankName', 'reference'],
-  properties: {
-    accountType: str({ pattern: '^[A-Z]{3}_ACCOUNT$', description: '<currency>_ACCOUNT, e.g. USD_ACCOUNT.' }),
-    paymentRails: { type: 'array', items: str() },
-    accountNumber: str(),
-    routingNumber: str(),
-    bankName: str(),
-    reference: str({ description: 'Include it with the payment so it is matched.' }),
-  },
-};
-const cryptoWallet: Schema = {
-  type: 'object',
-  title: 'Crypto wallet',
-  required: ['accountType', 'assetType', 'address'],
-  properties: {
-    accountType: str({ enum: [...DEPOSIT_WALLET_TYPES] }),
-    assetType: str({ description: 'BTC (SPARK_WALLET) or USDC (SOLANA, BASE, ETHEREUM, POLYGON wallets).' }),
-    address: str(),
-    invoice: str(),
-    reference: str(),
-  },
-};
-const embeddedWallet: Schema = {
-  type: 'object',
-  title: 'Embedded wallet',
-  required: ['accountType', 'payloadToSign'],
-  properties: {
-    accountType: str({ enum: ['EMBEDDED_WALLET'] }),
-    payloadToSign: str({ description: 'Stamp these exact bytes; send the stamp as Service-Wallet-Signature.' }),
-  },
-};
-
 export const quoteSchemas: Record<string, Schema> = {
   PaymentInstructions: {
     type: 'object',
     // isPlatformAccount stays optional: quotes stored before it existed do not have it.
     required: ['accountOrWalletInfo', 'instructionsNotes'],
     properties: {
-      accountOrWalletInfo: { oneOf: [bankAccount, cryptoWallet, embeddedWallet] },
+      accountOrWalletInfo: paymentAccountInfo,
       instructionsNotes: str(),
       isPlatformAccount: {
         type: 'boolean',

@@ -9,6 +9,17 @@ const variant = (field: string, value: string, identifier: string): Schema => ({
   properties: { [field]: { const: value } },
   required: [field, identifier],
 });
+/** REALTIME_FUNDING: who paid the funds in, once they arrived; each field only where the rail tells it. */
+const ORIGINATOR: Record<string, Schema> = {
+  accountHolderName: str({ description: 'REALTIME_FUNDING: the name of the originator (sender) of the payment.' }),
+  accountIdentifier: str({ description: 'REALTIME_FUNDING: the originator’s account number or IBAN (maybe masked).' }),
+  bankName: str({ description: 'REALTIME_FUNDING: the name of the originating bank.' }),
+  bankIdentifier: str({ description: 'REALTIME_FUNDING: the originating bank’s routing number, BIC or SWIFT code.' }),
+  paymentRail: str({ description: 'REALTIME_FUNDING: the payment rail the funds arrived on.' }),
+  remittanceInformation: str({ description: 'REALTIME_FUNDING: what the originator wrote with the payment.' }),
+  endToEndId: str({ description: 'REALTIME_FUNDING: the originator’s own end-to-end reference for the payment.' }),
+  traceNumber: str({ description: 'REALTIME_FUNDING: the rail’s tracking id of the payment, for reconciliation.' }),
+};
 const party = (kind: 'source' | 'destination'): Schema => ({
   type: 'object',
   required: [`${kind}Type`, 'currency'],
@@ -18,6 +29,7 @@ const party = (kind: 'source' | 'destination'): Schema => ({
     }),
     accountId: str(),
     ...(kind === 'source' ? { customerId: str({ description: 'REALTIME_FUNDING: the customer paying in.' }) } : {}),
+    ...(kind === 'source' ? ORIGINATOR : {}),
     umaAddress: str(),
     currency: str(),
     ...(kind === 'destination' ? { paymentRail: str() } : {}),

@@ -10,7 +10,8 @@ export const webhookSchemas: Record<string, Schema> = {
       'The body of every webhook. Delivery is at least once: receivers dedupe on `id` (the same on every retry).',
     properties: {
       id: idOf('Webhook'),
-      type: str({
+      type: {
+        $ref: '#/components/schemas/WebhookType',
         description:
           'CUSTOMER.KYC_<STATUS> (individuals), CUSTOMER.KYB_<STATUS> (businesses), ' +
           'INTERNAL_ACCOUNT.BALANCE_UPDATED, INTERNAL_ACCOUNT.STATUS_UPDATED, VERIFICATION.<STATUS>, ' +
@@ -18,8 +19,8 @@ export const webhookSchemas: Record<string, Schema> = {
           'OUTGOING_PAYMENT.PENDING|PROCESSING|COMPLETED|FAILED|EXPIRED|REFUND_PENDING|REFUND_COMPLETED|' +
           'REFUND_FAILED, INCOMING_PAYMENT.PENDING|COMPLETED|FAILED, card.state_change, ' +
           'card.funding_source_change, AGENT_ACTION.PENDING_APPROVAL, BULK_UPLOAD.COMPLETED, ' +
-          'BULK_UPLOAD.FAILED, TEST.',
-      }),
+          'BULK_UPLOAD.FAILED, BANK_RECONCILIATION.DAY_CLOSED|BREAKS_FOUND, TEST.',
+      },
       timestamp: dateTime,
       data: {
         type: 'object',

@@ -12,6 +12,7 @@ import {
   type QuoteState,
 } from '#domain/payments/quotes/quote.js';
 import type { PaymentRef } from '#domain/payments/timers/timers.js';
+import type { FundingOriginator } from '#domain/payments/rails/funding-originator.js';
 import { requireTransactionRecord } from '#domain/payments/transactions/transaction.js';
 import { parsePayloadToSign, requireActiveSigningSession } from '#domain/wallet/signed-retry.js';
 import type { EventMetadata } from '#event-store/event-store.js';
@@ -146,9 +147,15 @@ export async function authorizeExecution(
 }
 
 /** Starts a quote's payment; a start that loses the race with expiry also expires the quote. */
-export async function startQuote(process: PaymentProcess, quote: QuoteRecord, metadata: EventMetadata) {
+export async function startQuote(
+  process: PaymentProcess,
+  quote: QuoteRecord,
+  metadata: EventMetadata,
+  originator?: FundingOriginator,
+) {
   try {
-    return await process.start(quoteRef(quote.id), { from: ['PENDING'], notAfter: quote.expiresAt }, metadata);
+    const guard = { from: ['PENDING'] as const, notAfter: quote.expiresAt, originator };
+    return await process.start(quoteRef(quote.id), guard, metadata);
   } catch (error) {
     if (error instanceof DomainError && error.code === 'QUOTE_EXPIRED')
       await process.expire(quoteRef(quote.id), metadata);

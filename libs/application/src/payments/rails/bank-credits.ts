@@ -5,6 +5,7 @@ import { formatAmount } from '#domain/money.js';
 import { ledgerDecider } from '#domain/ledger/ledger.js';
 import { bankRailDecider, type RailCredit, type RailEffect } from '#domain/payments/rails/bank-rail-stream.js';
 import type { FundingAccounts } from '#domain/payments/rails/bank-credits.js';
+import { creditOriginator } from '#domain/payments/rails/funding-originator.js';
 import { derivedUuid } from '#domain/payments/transfers/payment-legs.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import { Collections } from '#read-models/projections/collections.js';
@@ -121,7 +122,7 @@ export class BankCredits {
         `quote ${quote.id} expects exactly ${formatAmount(BigInt(quote.totalSendingAmount), quote.sendingCurrency)}`,
       );
     try {
-      await startQuote(this.process, quote, metadata);
+      await startQuote(this.process, quote, metadata, creditOriginator(credit));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       await hold(`quote ${quote.id} could not start: ${error.message}`);

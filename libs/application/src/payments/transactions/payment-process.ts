@@ -12,6 +12,7 @@ import {
 import type { AnnotateCommand } from '#domain/payments/transactions/annotations.js';
 import type { PaymentStep } from '#domain/payments/transactions/payment-plan.js';
 import { RAIL_QUEUE, railJobId, type RailJob } from '#domain/payments/rails/bank-rails.js';
+import type { FundingOriginator } from '#domain/payments/rails/funding-originator.js';
 import {
   requireTransactionRecord,
   sameStep,
@@ -130,7 +131,7 @@ export class PaymentProcess {
    */
   async start(
     ref: PaymentRef,
-    guard: { from: readonly TransactionStatus[]; notAfter?: string },
+    guard: { from: readonly TransactionStatus[]; notAfter?: string; originator?: FundingOriginator },
     metadata: EventMetadata,
   ): Promise<TransactionRecord> {
     const tx = await this.load(ref);
@@ -149,7 +150,7 @@ export class PaymentProcess {
       const thenBegin = immediate ? { step: immediate, from: STEP_FROM[immediate.type] } : undefined;
       started = await this.transition(
         ref,
-        { to: 'PROCESSING', from: guard.from, notAfter: guard.notAfter, thenBegin },
+        { to: 'PROCESSING', from: guard.from, notAfter: guard.notAfter, thenBegin, originator: guard.originator },
         metadata,
         immediate ? 'append' : 'projection',
       );

@@ -14,6 +14,8 @@ import {
 } from '#domain/payments/transactions/transaction.js';
 import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
 import { incomingPlan } from '#domain/payments/rails/sandbox-rail.js';
+import { sandboxOriginator, type FundingOriginator } from '#domain/payments/rails/funding-originator.js';
+import type { QuoteRecord } from '#domain/payments/quotes/quote-record.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandContext } from '../../command-context.js';
@@ -50,7 +52,19 @@ export class SandboxSendHandler implements ICommandHandler<SandboxSendCommand, R
   constructor(
     private readonly ctx: CommandContext,
     private readonly process: PaymentProcess,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
   ) {}
+
+  /** The sandbox's payer: the paying customer, on the first rail the quote's instructions name. */
+  private async originator(quote: QuoteRecord, reference: string): Promise<FundingOriginator> {
+    const customer = quote.source.customerId
+      ? await this.readModels.get(Collections.customers, quote.source.customerId)
+      : undefined;
+    const legalName = (customer?.businessInfo as { legalName?: string } | undefined)?.legalName;
+    const holderName = typeof customer?.fullName === 'string' ? customer.fullName : legalName;
+    const info = quote.paymentInstructions?.[0]?.accountOrWalletInfo as { paymentRails?: string[] } | undefined;
+    return sandboxOriginator({ quoteId: quote.id, reference, paymentRail: info?.paymentRails?.[0], holderName });
+  }
 
   async execute({ input, actor }: SandboxSendCommand) {
     await requireSandbox(this.ctx.runner, actor);
@@ -72,7 +86,8 @@ export class SandboxSendHandler implements ICommandHandler<SandboxSendCommand, R
         `the quote expects exactly ${formatAmount(BigInt(quote.totalSendingAmount), quote.sendingCurrency)}`,
         'currencyAmount',
       );
-    return toTransactionResource(await startQuote(this.process, quote, metadata));
+    const originator = await this.originator(quote, state.transaction.reference);
+    return toTransactionResource(await startQuote(this.process, quote, metadata, originator));
   }
 }
 

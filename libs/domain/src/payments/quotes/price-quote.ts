@@ -7,13 +7,13 @@ import {
   assertQuotable,
   priceByReceiving,
   priceBySending,
-  railsFor,
   rateDetails,
   toDisplayNumber,
   type Rail,
 } from '../rates/rate-table.js';
 import type { PaymentPlan } from '../transactions/payment-plan.js';
 import { referenceFor, type TransactionDestination, type TransactionRecord } from '../transactions/transaction.js';
+import { sandboxDepositAccount } from '../rails/deposit-accounts.js';
 import { buildPayloadToSign, operationOf } from '../../wallet/signed-retry.js';
 import type { LockedCurrencySide, QuoteDestination, QuoteFunding, QuoteRecord } from './quote-record.js';
 
@@ -206,16 +206,7 @@ export function paymentInstructions(
   }
   return [
     {
-      accountOrWalletInfo: {
-        accountType: `${source.currency}_ACCOUNT`,
-        paymentRails: railsFor(source.currency)
-          .filter((r) => r.instant)
-          .map((r) => r.name),
-        accountNumber: digits,
-        routingNumber: '021000021',
-        bankName: 'Sandbox Settlement Bank',
-        reference,
-      },
+      accountOrWalletInfo: sandboxDepositAccount(source.currency, digits, reference, true),
       instructionsNotes: note,
       // The payer pays into the platform's settlement account, which then funds the payment.
       isPlatformAccount: true,

@@ -5,6 +5,7 @@ import { CRYPTO_CURRENCIES } from '../../money.js';
 import type { RateDetails } from '../rates/rate-table.js';
 import { annotate, refundFor, type AnnotateCommand, type Refund } from './annotations.js';
 import type { FailureDetail, FailureReason, PaymentPlan, PaymentStep } from './payment-plan.js';
+import type { FundingOriginator } from '../rails/funding-originator.js';
 
 export type TransactionStatus =
   'CREATED' | 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'REJECTED' | 'FAILED' | 'REFUNDED' | 'EXPIRED';
@@ -38,10 +39,10 @@ const NEXT: Record<TransactionStatus, readonly TransactionStatus[]> = {
 
 export const isFinal = (s: TransactionStatus) => NEXT[s].length === 0;
 
-export interface TransactionSource {
+export interface TransactionSource extends FundingOriginator {
   sourceType: 'ACCOUNT' | 'UMA_ADDRESS' | 'REALTIME_FUNDING';
   accountId?: string;
-  /** REALTIME_FUNDING: the customer paying in. */
+  /** REALTIME_FUNDING: the customer paying in (and, once the funds arrived, the originator's details). */
   customerId?: string;
   umaAddress?: string;
   currency: string;
@@ -142,6 +143,8 @@ export interface TransitionCommand {
    * that status is not in `from`), so the change and the claim are committed together.
    */
   thenBegin?: { step: PaymentStep; from: readonly TransactionStatus[] };
+  /** REALTIME_FUNDING: who paid the funds in that start the payment, recorded on its source. */
+  originator?: FundingOriginator;
 }
 
 /** Claims a step: refused (409 PAYMENT_BUSY) while another step is active; a no-op when the status no longer fits. */
@@ -185,6 +188,7 @@ export function transition(tx: TransactionRecord, cmd: TransitionCommand): Trans
   if (cmd.failureReason) next.failureReason = cmd.failureReason;
   if (cmd.failureDetail) next.failureDetail = cmd.failureDetail;
   if (cmd.bankReasonCode) next.bankReasonCode = cmd.bankReasonCode;
+  if (cmd.originator && tx.source.sourceType === 'REALTIME_FUNDING') next.source = { ...tx.source, ...cmd.originator };
   if (isFinal(cmd.to)) {
     const refund = refundFor(next, cmd.now);
     if (refund) next.refund = refund;
