@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs';
  * (written by `BENCH_CPU_PROFILE=DIR npm run bench -- <scenario>`). Each sample's time goes to the innermost frame
  * of the call stack that belongs to a named part (a better-sqlite3 call counts for the code that made it, so a
  * commit's fsync is the event store's); the benchmark's own clients and the idle time are set apart, and the shares
- * are also given of the server's time alone. The raw references' windows are profiled too (`cards-raw`,
- * `signed-retry-raw-concurrent`, `quotes-raw-concurrent`): there the server is the raw one.
+ * are also given of the server's time alone. Then the functions with the most self time, and the innermost frames of
+ * the project's own code with the most time. `signed-retry`, `cards-freeze` and `quotes` profile the server's process
+ * (`-service-…` and `-raw-…` windows: there the server is the raw one); the other scenarios the benchmark's.
  */
-
 interface Frame {
   functionName: string;
   url: string;
