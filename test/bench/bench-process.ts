@@ -59,10 +59,14 @@ function mainThreadMicros(): number | null {
 export const isMain = (moduleUrl: string): boolean => process.argv[1] === fileURLToPath(moduleUrl);
 
 /** Forks the module at `moduleUrl` (serving with `serveBenchProcess` when it is the main one), started with `args`. */
-export async function startBenchProcess<Ready>(moduleUrl: string, args: unknown): Promise<BenchProcess<Ready>> {
+export async function startBenchProcess<Ready>(
+  moduleUrl: string,
+  args: unknown,
+  execArgv: string[] = [],
+): Promise<BenchProcess<Ready>> {
   const child: ChildProcess = fork(fileURLToPath(moduleUrl), [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: process.execArgv.filter((a) => !a.startsWith('--cpu-prof')),
+    execArgv: [...process.execArgv.filter((a) => !a.startsWith('--cpu-prof')), ...execArgv],
   });
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let next = 0;

@@ -13,10 +13,17 @@ export interface ServiceReady {
 /**
  * The service for a benchmark, in a process of its own (`fork`), on a data directory of the benchmark's: the load
  * comes from another process, as a user's would. Over the IPC channel it answers `cpu` (for CPU time per operation)
- * and, for a scenario's setup, `advance` (moves its clock by `ms`) and `promoteDue` (runs the jobs then due).
+ * and, for a scenario's setup, `advance` (moves its clock by `ms`) and `promoteDue` (runs the jobs then due). With
+ * BENCH_SERVICE_CPU_PROF=DIR the process runs with `--cpu-prof`: a profile of its whole life per thread (its commit
+ * threads included) in DIR.
  */
-export const startServiceProcess = (dataDir: string, env: Record<string, string> = {}) =>
-  startBenchProcess<ServiceReady>(import.meta.url, { dataDir, env }) as Promise<BenchProcess<ServiceReady>>;
+export const startServiceProcess = (dataDir: string, env: Record<string, string> = {}) => {
+  const dir = process.env.BENCH_SERVICE_CPU_PROF;
+  const execArgv = dir ? ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '250'] : [];
+  return startBenchProcess<ServiceReady>(import.meta.url, { dataDir, env }, execArgv) as Promise<
+    BenchProcess<ServiceReady>
+  >;
+};
 
 if (isMain(import.meta.url)) {
   serveBenchProcess(async ({ dataDir, env }: { dataDir: string; env: Record<string, string> }) => {
