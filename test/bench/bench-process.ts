@@ -129,6 +129,8 @@ export function serveBenchProcess(
       await started?.close?.();
     },
   };
+  // A benchmark that ends, however it ends, takes its processes with it.
+  process.once('disconnect', () => process.exit(0));
   process.on('message', (request: Request) => {
     const handler = builtIn[request.op] ?? started?.handlers[request.op];
     const answer = async (): Promise<Answer> => {
