@@ -5,13 +5,14 @@ import { readFileSync } from 'node:fs';
  * (written by `BENCH_CPU_PROFILE=DIR npm run bench -- <scenario>`). Each sample's time goes to the innermost frame
  * of the call stack that belongs to a named part (a better-sqlite3 call counts for the code that made it, so a
  * commit's fsync is the event store's); the benchmark's own clients and the idle time are set apart, and the shares
- * are also given of the server's time alone. The raw references' windows are profiled too (`cards-raw`,
- * `signed-retry-raw-concurrent`, `quotes-raw-concurrent`): there the server is the raw one.
+ * are also given of the server's time alone. Then the functions with the most self time, and the innermost frames of
+ * the project's own code with the most time. `signed-retry`, `cards-freeze` and `quotes` profile the server's process
+ * (`-service-…` and `-raw-…` windows: there the server is the raw one); the other scenarios the benchmark's.
  */
-
 interface Frame {
   functionName: string;
   url: string;
+  lineNumber?: number;
 }
 interface ProfileNode {
   id: number;
@@ -99,9 +100,42 @@ export function summarise(profile: Profile): { part: string; ms: number }[] {
   return [...totals].map(([part, ms]) => ({ part, ms })).sort((a, b) => b.ms - a.ms);
 }
 
+/** The project's own code (not a dependency's, not the benchmark's): where an application-level caller is. */
+const APPLICATION = /\/(apps|libs)\/[^/]+\/src\//;
+
+const where = (f: Frame) =>
+  `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules|dist)\//, '')}:${(f.lineNumber ?? 0) + 1}`;
+
+/**
+ * The `top` functions by self time (the innermost frame of each sample, idle time left out), and the `top` innermost
+ * frames of the project's own code (`apps/`, `libs/`) by the time spent in them and in everything they call.
+ */
+export function hotspots(profile: Profile, top = 15): { self: [string, number][]; application: [string, number][] } {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const self = new Map<string, number>();
+  const application = new Map<string, number>();
+  const add = (map: Map<string, number>, key: string, ms: number) => map.set(key, (map.get(key) ?? 0) + ms);
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id)!.callFrame;
+    if (frame.functionName === '(idle)') return;
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    add(self, where(frame), ms);
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const f = byId.get(at)!.callFrame;
+      if (APPLICATION.test(f.url) && !/node_modules/.test(f.url)) return void add(application, where(f), ms);
+    }
+    add(application, '(no application frame)', ms);
+  });
+  const sorted = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]).slice(0, top);
+  return { self: sorted(self), application: sorted(application) };
+}
+
 if (process.argv[1]?.endsWith('profile-summary.js')) {
   for (const file of process.argv.slice(2)) {
-    const rows = summarise(JSON.parse(readFileSync(file, 'utf8')) as Profile);
+    const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+    const rows = summarise(profile);
     const total = rows.reduce((sum, r) => sum + r.ms, 0);
     const clients = rows.filter((r) => r.part.startsWith('benchmark clients')).reduce((sum, r) => sum + r.ms, 0);
     const idle = rows.filter((r) => r.part.startsWith('idle')).reduce((sum, r) => sum + r.ms, 0);
@@ -115,5 +149,10 @@ if (process.argv[1]?.endsWith('profile-summary.js')) {
       const ofAll = `${((100 * ms) / total).toFixed(1).padStart(5)}%`;
       console.log(`${ms.toFixed(0).padStart(8)} | ${ofAll} | ${ofService.padStart(10)} | ${part}`);
     }
+    const { self, application } = hotspots(profile);
+    console.log('      ms | self time: function');
+    for (const [name, ms] of self) console.log(`${ms.toFixed(0).padStart(8)} | ${name}`);
+    console.log('      ms | innermost application frame (time in it and what it calls)');
+    for (const [name, ms] of application) console.log(`${ms.toFixed(0).padStart(8)} | ${name}`);
   }
 }

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { requestBody } from '../support/request-body.js';
+import { isMain, serveBenchProcess, startBenchProcess, type BenchProcess } from './bench-process.js';
 
 export interface RawPaymentsServer {
   /** Origin, e.g. http://127.0.0.1:1234; routes are `/quotes` and `/quotes/{id}/execute`. */
@@ -192,4 +193,26 @@ export async function startRawPaymentsServer(dir: string, auth: string): Promise
         });
       }),
   };
+}
+
+/**
+ * The raw server in a process of its own, as the service runs in the benchmarks, on a file in `dir` and accepting the
+ * Authorization header `auth`: `openAccounts` takes a list of balances and answers their accounts' ids, `totals` as
+ * above, and `cpu` (see `bench-process.ts`) its CPU time.
+ */
+export const startRawPaymentsProcess = (dir: string, auth: string) =>
+  startBenchProcess<{ origin: string }>(import.meta.url, { dir, auth }) as Promise<BenchProcess<{ origin: string }>>;
+
+if (isMain(import.meta.url)) {
+  serveBenchProcess(async ({ dir, auth }: { dir: string; auth: string }) => {
+    const raw = await startRawPaymentsServer(dir, auth);
+    return {
+      ready: { origin: raw.origin },
+      handlers: {
+        openAccounts: (balances: number[]) => balances.map((balance) => raw.openAccount(balance)),
+        totals: () => raw.totals(),
+      },
+      close: raw.close,
+    };
+  });
 }

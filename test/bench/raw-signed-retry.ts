@@ -2,6 +2,7 @@ import { createPublicKey, randomUUID, verify, type KeyObject } from 'node:crypto
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { requestBody } from '../support/request-body.js';
+import { isMain, serveBenchProcess, startBenchProcess, type BenchProcess } from './bench-process.js';
 
 const SPKI_COMPRESSED_P256 = Buffer.from('3039301306072a8648ce3d020106082a8648ce3d030107032200', 'hex');
 
@@ -100,4 +101,32 @@ export async function startRawSignedRetryServer(): Promise<RawSignedRetryServer>
         server.close(() => resolve());
       }),
   };
+}
+
+/** One resource of the raw server: its path, the session key that must stamp its changes, its state. */
+export interface RawResource {
+  path: string;
+  sessionPublicKey: string;
+  state: Record<string, unknown>;
+}
+
+/**
+ * The raw server in a process of its own, as the service runs in the benchmarks: `register` takes a list of
+ * `RawResource`s, and `cpu` (see `bench-process.ts`) its CPU time.
+ */
+export const startRawSignedRetryProcess = () =>
+  startBenchProcess<{ origin: string }>(import.meta.url, {}) as Promise<BenchProcess<{ origin: string }>>;
+
+if (isMain(import.meta.url)) {
+  serveBenchProcess(async () => {
+    const raw = await startRawSignedRetryServer();
+    return {
+      ready: { origin: raw.origin },
+      handlers: {
+        register: (resources: RawResource[]) =>
+          resources.forEach((r) => raw.register(r.path, r.sessionPublicKey, r.state)),
+      },
+      close: raw.close,
+    };
+  });
 }

@@ -41,15 +41,28 @@ export async function expectStatus(reply: Promise<{ status: number; body: any }>
 /**
  * Runs `measure`; with BENCH_CPU_PROFILE=DIR it also writes a V8 CPU profile of exactly that window to
  * DIR/<label>.cpuprofile (summarise it with `node dist/test/bench/profile-summary.js FILE`, or open it in Chrome
- * DevTools or speedscope). The benchmark's clients run in the same process: the summary sets their share apart.
+ * DevTools or speedscope). Where the benchmark's clients run in the same process, the summary sets their share apart.
  * With BENCH_HEAP_PROFILE=DIR instead, it writes a sampling heap profile of the window's allocations (collected ones
  * included: what the garbage collector had to clear) to DIR/<label>.heapprofile, which DevTools opens.
  */
 export async function profiled<T>(label: string, measure: () => Promise<T>): Promise<T> {
+  const profile = await startProfile(label);
+  try {
+    return await measure();
+  } finally {
+    await profile?.stop();
+  }
+}
+
+/**
+ * Starts the profile `profiled` takes of a window (BENCH_CPU_PROFILE or BENCH_HEAP_PROFILE), or nothing without
+ * either; `stop` writes it. The benchmark's processes (`bench-process.ts`) profile their own windows with it.
+ */
+export async function startProfile(label: string): Promise<{ stop(): Promise<void> } | undefined> {
   const cpu = process.env.BENCH_CPU_PROFILE;
   const heap = process.env.BENCH_HEAP_PROFILE;
   const dir = cpu ?? heap;
-  if (!dir) return measure();
+  if (!dir) return undefined;
   const session = new Session();
   session.connect();
   if (cpu) {
@@ -64,14 +77,14 @@ export async function profiled<T>(label: string, measure: () => Promise<T>): Pro
       includeObjectsCollectedByMinorGC: true,
     });
   }
-  try {
-    return await measure();
-  } finally {
-    const { profile } = cpu ? await session.post('Profiler.stop') : await session.post('HeapProfiler.stopSampling');
-    session.disconnect();
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${label}.${cpu ? 'cpuprofile' : 'heapprofile'}`), JSON.stringify(profile));
-  }
+  return {
+    async stop() {
+      const { profile } = cpu ? await session.post('Profiler.stop') : await session.post('HeapProfiler.stopSampling');
+      session.disconnect();
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${label}.${cpu ? 'cpuprofile' : 'heapprofile'}`), JSON.stringify(profile));
+    },
+  };
 }
 
 /** A customer created through the API with `body`, and the id of its first internal account. */

@@ -284,6 +284,28 @@ describe('CommandRunner', () => {
     expect(texts).toEqual(['small', 'also small']);
   });
 
+  it('stores each event as decided, serialized once for its size and its row, whatever evolve does later', async () => {
+    // A decider whose evolve keeps the event's data in its state and changes it there (in place).
+    type Kept = { type: 'Kept'; data: { items: string[] } };
+    const keeper: Decider<{ last?: { items: string[] } }, { item: string }, Kept> = {
+      initialState: () => ({}),
+      evolve: (state, event) => {
+        event.data.items.push('changed by evolve');
+        state.last = event.data;
+        return state;
+      },
+      decide: (command) => [{ type: 'Kept', data: { items: [command.item] } }],
+    };
+    const appends: NewEvent[][] = [];
+    const runner = new CommandRunner(recording(store, appends), undefined);
+    await runner.run('keeper-a', keeper, { item: 'decided' }, { metadata });
+    const [stored] = await store.readStream('keeper-a');
+    expect(stored.data).toEqual({ items: ['decided'] });
+    expect(stored.metadata).toMatchObject(metadata);
+    // the size was counted on the same JSON the store wrote
+    expect(appends[0][0].serialized).toEqual({ data: '{"items":["decided"]}', metadata: JSON.stringify(metadata) });
+  });
+
   /** A store whose next `times` appends fail with a transient error, after committing when `committed`. */
   const flaky = (inner: SqliteEventStore, times: number, committed: boolean, attempts: NewEvent[][]): EventStore =>
     Object.assign(Object.create(inner) as EventStore, {

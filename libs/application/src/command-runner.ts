@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { Decider, Event } from '#domain/decider.js';
 import { RecentCache } from '#domain/recent-cache.js';
 import {
   WrongExpectedVersion,
   appendBytes,
+  serializedEvents,
   type EventMetadata,
   type EventStore,
   type NewEvent,
@@ -257,12 +257,8 @@ export class CommandRunner {
         out.refused.push({ item, error });
         continue;
       }
-      const stored = events.map((e) => ({
-        id: randomUUID(),
-        type: e.type,
-        data: e.data as unknown as Record<string, unknown>,
-        metadata: item.metadata,
-      }));
+      // Serialized once, here, as decided (before evolve): the size check and the store's row use the same JSON.
+      const stored = serializedEvents(events, item.metadata);
       const size = appendBytes(stored);
       if (size > this.store.maxAppendBytes) {
         out.refused.push({ item, error: tooLarge(streamName, size, this.store.maxAppendBytes) });

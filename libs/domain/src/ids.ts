@@ -56,8 +56,14 @@ export function publicIdPattern(kind: ResourceKind): RegExp {
   return new RegExp(`^${kind}:${UUID}$`);
 }
 
+/** Each kind's pattern, built once: ids are checked on every request (pipes, ownership checks, lookups). */
+const patterns = new Map<ResourceKind, RegExp>();
+
 export function isPublicId(kind: ResourceKind, value: unknown): value is string {
-  return typeof value === 'string' && new RegExp(`^${kind}:${UUID}$`).test(value);
+  if (typeof value !== 'string') return false;
+  let pattern = patterns.get(kind);
+  if (!pattern) patterns.set(kind, (pattern = publicIdPattern(kind)));
+  return pattern.test(value);
 }
 
 /** The uuid part of a public id, or undefined when the id is not of that kind. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { SnapshotStore } from './snapshot-store.js';
 
 /**
@@ -19,6 +20,40 @@ export interface NewEvent<Type extends string = string, Data = Record<string, un
   metadata?: EventMetadata;
   /** Optional client-chosen id (uuid); generated when absent. */
   id?: string;
+  /**
+   * `data` and `metadata` as JSON (`serializeEvent`), when the caller has serialized them already: a store that keeps
+   * JSON keeps these strings rather than serializing the objects again.
+   */
+  serialized?: SerializedEvent;
+}
+
+/** An event's data and metadata as stored: `JSON.stringify` of each (metadata `{}` when absent). */
+export interface SerializedEvent {
+  data: string;
+  metadata: string;
+}
+
+/**
+ * Events to append, each with a fresh id and its serialized form taken now: what is stored is the events as they are
+ * at this call, whatever later happens to their objects. All share `metadata` (serialized once).
+ */
+export function serializedEvents(
+  events: readonly { type: string; data: unknown }[],
+  metadata: EventMetadata,
+): NewEvent[] {
+  const metadataJson = JSON.stringify(metadata ?? {});
+  return events.map(({ type, data }) => ({
+    id: randomUUID(),
+    type,
+    data: data as Record<string, unknown>,
+    metadata,
+    serialized: { data: JSON.stringify(data ?? {}), metadata: metadataJson },
+  }));
+}
+
+/** `data` and `metadata` of `event` as stored, serialized now (or as the event carries them already). */
+export function serializeEvent(event: NewEvent): SerializedEvent {
+  return event.serialized ?? { data: JSON.stringify(event.data ?? {}), metadata: JSON.stringify(event.metadata ?? {}) };
 }
 
 export interface RecordedEvent<Type extends string = string, Data = Record<string, unknown>> {
@@ -78,7 +113,8 @@ const CHAIN_BYTES = ',"prevHash":"","hash":""'.length + 128;
 
 /** The size an event counts for against an append limit (serialized type, data and metadata with the chain). */
 export function eventBytes(event: NewEvent): number {
-  return serializedBytes(event.type, JSON.stringify(event.data ?? {}), JSON.stringify(event.metadata ?? {}));
+  const { data, metadata } = serializeEvent(event);
+  return serializedBytes(event.type, data, metadata);
 }
 
 /** `eventBytes` of an event whose data and metadata are serialized already. */

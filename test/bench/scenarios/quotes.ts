@@ -2,37 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { startService } from '../../../apps/api/src/service.js';
-import { loadConfig } from '#config/config.js';
-import { adapterEnv, basicAuth, client, type Client } from '../../support/service.js';
-import { startRawPaymentsServer } from '../raw-payments.js';
-import {
-  accountQuote,
-  customerAccount,
-  expectStatus,
-  fmt,
-  NO_CHECK,
-  percentile,
-  profiled,
-  round,
-  type Scenario,
-} from '../scenario.js';
+import { client, type Client } from '../../support/service.js';
+import { cpuText, withServerCpu, type BenchProcess, type Measured, type ServerMeasured } from '../bench-process.js';
+import { startQuotesLoad, type Pair } from '../quotes-load.js';
+import { startRawPaymentsProcess } from '../raw-payments.js';
+import { startServiceProcess } from '../service-process.js';
+import { customerAccount, expectStatus, fmt, NO_CHECK, percentile, round, type Scenario } from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */
 const RUN_MS = 4_000;
 const CONCURRENCY = 64;
-
-interface Pair {
-  from: string;
-  to: string;
-}
-
-interface Measured {
-  ops: number;
-  seconds: number;
-  latencies: number[];
-}
+const WARMUP = 20;
 
 /** A payer and a payee per client, funded so no payment runs short. */
 async function preparePairs(api: Client, count: number): Promise<Pair[]> {
@@ -53,52 +33,42 @@ async function preparePairs(api: Client, count: number): Promise<Pair[]> {
   return pairs;
 }
 
-/** One operation: create a quote and execute it, each with its own Idempotency-Key, as a client would. */
-async function payOnce(api: Client, pair: Pair): Promise<number> {
-  const started = performance.now();
-  const quote = await expectStatus(
-    api.post('/quotes', accountQuote(pair.from, pair.to, 100), { 'Idempotency-Key': randomUUID() }),
-    201,
-    'create quote',
-  );
-  const executed = await expectStatus(
-    api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': randomUUID() }),
-    200,
-    'execute quote',
-  );
-  if (executed.status !== 'COMPLETED') throw new Error(`quote ended ${executed.status}`);
-  return performance.now() - started;
+/** One server's figures: a warm-up, 1 client, then CONCURRENCY clients, each window with the server's CPU time. */
+async function measureSide(load: BenchProcess<unknown>, server: BenchProcess<unknown>, name: string) {
+  await load.call('warmup', { name, count: WARMUP });
+  const window = (clients: number) => () => load.call<Measured>('measure', { name, clients, ms: RUN_MS });
+  const one = await withServerCpu(server, `quotes-${name}-one`, window(1));
+  const many = await withServerCpu(server, `quotes-${name}-concurrent`, window(CONCURRENCY));
+  return { one, many };
 }
 
-async function measure(api: Client, pairs: Pair[], clients: number): Promise<Measured> {
-  const latencies: number[] = [];
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async (_, i) => {
-      while (performance.now() - started < RUN_MS) latencies.push(await payOnce(api, pairs[i % pairs.length]));
-    }),
+const pct = (m: Measured, p: number) =>
+  percentile(
+    [...m.latencies].sort((a, b) => a - b),
+    p,
   );
-  return {
-    ops: latencies.length,
-    seconds: (performance.now() - started) / 1000,
-    latencies: latencies.sort((a, b) => a - b),
-  };
+
+function line(label: string, m: ServerMeasured): string {
+  return (
+    `${label.padEnd(40)} ${fmt(m.ops / m.seconds).padStart(6)} payments/s  p50 ${pct(m, 0.5).toFixed(1)} ms  p99 ` +
+    `${pct(m, 0.99).toFixed(1)} ms  ${cpuText(m, 'payment')}  (${m.ops} in ` +
+    `${m.seconds.toFixed(1)} s)`
+  );
 }
 
-/** The same payments against the raw reference: `count` funded payers and as many payees. */
-async function measureRaw(dir: string, auth: string): Promise<{ one: Measured; many: Measured; balanced: boolean }> {
-  const raw = await startRawPaymentsServer(dir, auth);
+/** The raw reference in its own process, on `dir`, with CONCURRENCY funded payers and as many payees. */
+async function rawSide(load: BenchProcess<unknown>, dir: string, auth: string) {
+  const raw = await startRawPaymentsProcess(dir, auth);
   try {
-    const api = client(raw.origin, auth, NO_CHECK);
-    const pairs = Array.from({ length: CONCURRENCY }, () => ({
-      from: raw.openAccount(1_000_000_000),
-      to: raw.openAccount(0),
-    }));
-    for (let i = 0; i < 20; i++) await payOnce(api, pairs[i % pairs.length]);
-    const one = await measure(api, pairs, 1);
-    const many = await profiled('quotes-raw-concurrent', () => measure(api, pairs, CONCURRENCY));
-    const totals = raw.totals();
-    return { one, many, balanced: totals.balances === CONCURRENCY * 1_000_000_000 && totals.entries === 0 };
+    const froms = await raw.call<string[]>('openAccounts', Array(CONCURRENCY).fill(1_000_000_000));
+    const tos = await raw.call<string[]>('openAccounts', Array(CONCURRENCY).fill(0));
+    const pairs = froms.map((from, i) => ({ from, to: tos[i] }));
+    await load.call('targets', { name: 'raw', baseUrl: raw.ready.origin, auth, pairs });
+    const measured = await measureSide(load, raw, 'raw');
+    const totals = await raw.call<{ balances: number; entries: number }>('totals');
+    if (totals.balances !== CONCURRENCY * 1_000_000_000 || totals.entries !== 0)
+      throw new Error('the raw reference lost or created money');
+    return measured;
   } finally {
     await raw.close();
   }
@@ -107,58 +77,55 @@ async function measureRaw(dir: string, auth: string): Promise<{ one: Measured; m
 export const quotes: Scenario = {
   name: 'quotes',
   description:
-    'quote create + execute over HTTP with Idempotency-Keys, in-process service on embedded stores: ' +
-    `1 vs ${CONCURRENCY} concurrent clients across ${CONCURRENCY} payers, against a raw node:http + better-sqlite3 ` +
-    'payments server in the same run',
+    'quote create + execute over HTTP with Idempotency-Keys, clients in a process of their own, the service in its ' +
+    `own on embedded stores: 1 vs ${CONCURRENCY} concurrent clients across ${CONCURRENCY} payers, against a raw ` +
+    'node:http + better-sqlite3 payments server (its own process) in the same run',
   async run() {
     const dir = mkdtempSync(join(tmpdir(), 'bench-quotes-'));
-    const service = await startService(
-      loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...adapterEnv() }),
-    );
-    let one: Measured;
-    let many: Measured;
-    const auth = basicAuth(service.sandbox!.tokenId, service.sandbox!.clientSecret);
+    const load = await startQuotesLoad();
     try {
-      const api = client(service.url, auth, NO_CHECK);
-      const pairs = await preparePairs(api, CONCURRENCY);
-      // Warm up code paths and caches before timing.
-      for (let i = 0; i < 20; i++) await payOnce(api, pairs[i % pairs.length]);
-      one = await measure(api, pairs, 1);
-      many = await profiled('quotes-concurrent', () => measure(api, pairs, CONCURRENCY));
-    } finally {
-      await service.close();
-    }
-    try {
-      const raw = await measureRaw(dir, auth);
-      if (!raw.balanced) throw new Error('the raw reference lost or created money');
+      const service = await startServiceProcess(dir);
+      const { url, auth } = service.ready;
+      let ours: { one: ServerMeasured; many: ServerMeasured };
+      try {
+        const pairs = await preparePairs(client(url, auth, NO_CHECK), CONCURRENCY);
+        await load.call('targets', { name: 'service', baseUrl: url, auth, pairs });
+        ours = await measureSide(load, service, 'service');
+      } finally {
+        await service.close();
+      }
+      const raw = await rawSide(load, dir, auth);
       const rate = (m: Measured) => m.ops / m.seconds;
-      const line = (label: string, m: Measured) =>
-        `${label.padEnd(40)} ${fmt(rate(m)).padStart(6)} payments/s  p50 ` +
-        `${percentile(m.latencies, 0.5).toFixed(1)} ms  p99 ` +
-        `${percentile(m.latencies, 0.99).toFixed(1)} ms  (${m.ops} in ${m.seconds.toFixed(1)} s)`;
-      const ratio = rate(many) / rate(raw.many);
+      const cpuRatio = raw.many.cpuPerOpMicros / ours.many.cpuPerOpMicros;
       const lines = [
-        line('service, 1 client (create + execute)', one),
-        line(`service, ${CONCURRENCY} concurrent clients`, many),
+        line('service, 1 client (create + execute)', ours.one),
+        line(`service, ${CONCURRENCY} concurrent clients`, ours.many),
         line('raw, 1 client', raw.one),
         line(`raw, ${CONCURRENCY} concurrent clients`, raw.many),
-        `service/raw at ${CONCURRENCY} clients: ${ratio.toFixed(2)}x (target at least 0.5x: ` +
-          `${ratio >= 0.5 ? 'met' : 'NOT met'}); at 1 client: ${(rate(one) / rate(raw.one)).toFixed(2)}x`,
+        `at ${CONCURRENCY} clients: throughput service/raw ${(rate(ours.many) / rate(raw.many)).toFixed(2)}x, CPU ` +
+          `per payment raw/service ${cpuRatio.toFixed(3)}; at 1 client: throughput ` +
+          `${(rate(ours.one) / rate(raw.one)).toFixed(2)}x`,
         'each payment: POST /quotes + POST /quotes/{id}/execute, both with an Idempotency-Key; the service holds, ' +
           'posts and credits in the platform ledger; the raw server checks, writes two ledger entries and moves two ' +
           'balances in one SQLite transaction (synchronous=FULL, requests of one event-loop turn committed together)',
       ];
       const figures = {
-        oneClientPerSecond: round(rate(one)),
-        oneClientP99Ms: round(percentile(one.latencies, 0.99)),
-        concurrentPerSecond: round(rate(many)),
-        concurrentP99Ms: round(percentile(many.latencies, 0.99)),
+        oneClientPerSecond: round(rate(ours.one)),
+        oneClientP99Ms: round(pct(ours.one, 0.99)),
+        concurrentPerSecond: round(rate(ours.many)),
+        concurrentP50Ms: round(pct(ours.many, 0.5)),
+        concurrentP99Ms: round(pct(ours.many, 0.99)),
+        serviceCpuPerOpMicros: round(ours.many.cpuPerOpMicros),
         rawOneClientPerSecond: round(rate(raw.one)),
         rawConcurrentPerSecond: round(rate(raw.many)),
-        rawConcurrentP99Ms: round(percentile(raw.many.latencies, 0.99)),
+        rawConcurrentP50Ms: round(pct(raw.many, 0.5)),
+        rawConcurrentP99Ms: round(pct(raw.many, 0.99)),
+        rawCpuPerOpMicros: round(raw.many.cpuPerOpMicros),
+        throughputRatio: round(rate(ours.many) / rate(raw.many), 3),
       };
-      return { lines, ratio: round(ratio, 3), figures };
+      return { lines, ratio: round(cpuRatio, 3), figures };
     } finally {
+      await load.close();
       rmSync(dir, { recursive: true, force: true });
     }
   },

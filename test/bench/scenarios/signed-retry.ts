@@ -1,105 +1,24 @@
-import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { decryptCredentialBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { createECDH, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { startService } from '../../../apps/api/src/service.js';
-import { loadConfig } from '#config/config.js';
-import { adapterEnv, basicAuth, client, type Client } from '../../support/service.js';
-import { startRawSignedRetryServer } from '../raw-signed-retry.js';
-import { fmt, NO_CHECK, percentile, profiled, round, type Scenario } from '../scenario.js';
+import { client } from '../../support/service.js';
+import { cpuText, withServerCpu, type BenchProcess, type Measured, type ServerMeasured } from '../bench-process.js';
+import { startRawSignedRetryProcess } from '../raw-signed-retry.js';
+import { startServiceProcess } from '../service-process.js';
+import { startSignedRetryLoad, type SignedRetryTarget } from '../signed-retry-load.js';
+import { fmt, NO_CHECK, percentile, round, type Scenario } from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */
 const SEQUENTIAL_MS = 3_000;
 const CONCURRENT_MS = 3_000;
 const WALLETS = 16;
 
-interface Prepared {
-  path: string;
-  body: { privateEnabled: boolean };
-  headers: Record<string, string>;
-}
-
-/** One signed-retry target: how to get a fresh challenge and how to stamp it. */
-interface Target {
-  api: Client;
-  path: string;
-  stamper: ApiKeyStamper;
-  enabled: boolean;
-}
-
-interface Measured {
-  ops: number;
-  seconds: number;
-  latencies: number[];
-}
-
-/** Step 1 (untimed) and the client's stamp (untimed): what step 2 then sends. */
-async function prepare(target: Target): Promise<Prepared> {
-  target.enabled = !target.enabled;
-  const body = { privateEnabled: target.enabled };
-  const challenge = await target.api.patch(target.path, body);
-  if (challenge.status !== 202)
-    throw new Error(`step 1 answered ${challenge.status}: ${JSON.stringify(challenge.body)}`);
-  const { stampHeaderValue } = await target.stamper.stamp(challenge.body.payloadToSign);
-  return {
-    path: target.path,
-    body,
-    headers: { 'Service-Wallet-Signature': stampHeaderValue, 'Request-Id': challenge.body.requestId },
-  };
-}
-
-async function step2(api: Client, prepared: Prepared): Promise<number> {
-  const started = performance.now();
-  const res = await api.patch(prepared.path, prepared.body, prepared.headers);
-  const elapsed = performance.now() - started;
-  if (res.status !== 200 || res.body.privateEnabled !== prepared.body.privateEnabled)
-    throw new Error(`step 2 answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return elapsed;
-}
-
-/** (a) one step 2 at a time, each with a fresh challenge. */
-async function sequential(target: Target): Promise<Measured> {
-  const latencies: number[] = [];
-  const until = performance.now() + SEQUENTIAL_MS;
-  while (performance.now() < until) latencies.push(await step2(target.api, await prepare(target)));
-  return { ops: latencies.length, seconds: latencies.reduce((a, b) => a + b, 0) / 1000, latencies };
-}
-
-/**
- * (b) one in-flight step 2 per wallet across many wallets; challenges are prepared ahead, outside the clock (and
- * outside the profile: `label` names the measured window's profile, see `profiled`).
- */
-async function concurrent(targets: Target[], perTarget: number, label: string): Promise<Measured> {
-  const queues = await Promise.all(
-    targets.map(async (t) => {
-      const q: Prepared[] = [];
-      for (let i = 0; i < perTarget; i++) q.push(await prepare(t));
-      return q;
-    }),
-  );
-  const measure = async (): Promise<Measured> => {
-    const latencies: number[] = [];
-    const started = performance.now();
-    await Promise.all(
-      targets.map(async (t, i) => {
-        for (const p of queues[i]) latencies.push(await step2(t.api, p));
-      }),
-    );
-    return { ops: latencies.length, seconds: (performance.now() - started) / 1000, latencies };
-  };
-  return profiled(label, measure);
-}
-
-/** The service: in-process on a temporary embedded data directory, wallets opened and verified over HTTP. */
-async function serviceTargets(dir: string): Promise<{ targets: Target[]; close(): Promise<void> }> {
-  const service = await startService(
-    loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...adapterEnv() }),
-  );
-  const api = client(service.url, basicAuth(service.sandbox!.tokenId, service.sandbox!.clientSecret), NO_CHECK);
-  const targets: Target[] = [];
+/** The service's wallets, opened and verified over HTTP: each account's path and its session key pair. */
+async function serviceWallets(url: string, auth: string): Promise<SignedRetryTarget[]> {
+  const api = client(url, auth, NO_CHECK);
+  const targets: SignedRetryTarget[] = [];
   for (let i = 0; i < WALLETS; i++) {
     const customer = await api.post('/customers', {
       platformCustomerId: `bench-${i}`,
@@ -121,96 +40,120 @@ async function serviceTargets(dir: string): Promise<{ targets: Target[]; close()
     });
     if (session.status !== 200) throw new Error(`verify answered ${session.status}`);
     const privateKey = decryptCredentialBundle(session.body.encryptedSessionSigningKey, key.privateKey);
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(Buffer.from(privateKey, 'hex'));
     targets.push({
-      api,
       path: `/internal-accounts/${account.body.id}`,
-      stamper: stamperFor(privateKey),
-      enabled: false,
+      publicKey: ecdh.getPublicKey('hex', 'compressed'),
+      privateKey,
     });
   }
-  return { targets, close: () => service.close() };
+  return targets;
 }
 
-/** A stamper for a decrypted session key (its compressed public key derived with node:crypto). */
-function stamperFor(privateKeyHex: string): ApiKeyStamper {
-  const ecdh = createECDH('prime256v1');
-  ecdh.setPrivateKey(Buffer.from(privateKeyHex, 'hex'));
-  return new ApiKeyStamper({ apiPublicKey: ecdh.getPublicKey('hex', 'compressed'), apiPrivateKey: privateKeyHex });
-}
-
-async function rawTargets(): Promise<{ targets: Target[]; close(): Promise<void> }> {
-  const raw = await startRawSignedRetryServer();
-  const api = client(`${raw.origin}/2025-10-13`, undefined, NO_CHECK);
-  const targets: Target[] = [];
-  for (let i = 0; i < WALLETS; i++) {
+/** The raw server's wallets: a resource per wallet registered in its process with a fresh key pair. */
+async function rawWallets(raw: BenchProcess<{ origin: string }>): Promise<SignedRetryTarget[]> {
+  const targets = Array.from({ length: WALLETS }, () => {
     const key = generateP256KeyPair();
-    const account = `InternalAccount:${randomUUID()}`;
-    raw.register(`/2025-10-13/internal-accounts/${account}`, key.publicKey, { id: account, privateEnabled: false });
-    targets.push({
-      api,
-      path: `/internal-accounts/${account}`,
-      stamper: new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }),
-      enabled: false,
-    });
-  }
-  return { targets, close: raw.close };
+    return {
+      path: `/internal-accounts/InternalAccount:${randomUUID()}`,
+      publicKey: key.publicKey,
+      privateKey: key.privateKey,
+    };
+  });
+  await raw.call(
+    'register',
+    targets.map((t) => ({
+      path: `/2025-10-13${t.path}`,
+      sessionPublicKey: t.publicKey,
+      state: { id: t.path.split('/').pop(), privateEnabled: false },
+    })),
+  );
+  return targets;
 }
+
+const sortedLatencies = (m: Measured) => [...m.latencies].sort((x, y) => x - y);
 
 function describe(label: string, m: Measured): string {
-  const sorted = [...m.latencies].sort((a, b) => a - b);
+  const sorted = sortedLatencies(m);
+  const cpu = 'cpuPerOpMicros' in m ? `  ${cpuText(m as ServerMeasured, 'step 2')}` : '';
   return (
     `${label.padEnd(44)} ${fmt(m.ops / m.seconds).padStart(7)} step-2/s  p50 ` +
-    `${percentile(sorted, 0.5).toFixed(2)} ms  p99 ${percentile(sorted, 0.99).toFixed(2)} ms  ` +
+    `${percentile(sorted, 0.5).toFixed(2)} ms  p99 ${percentile(sorted, 0.99).toFixed(2)} ms${cpu}  ` +
     `(${m.ops} in ${m.seconds.toFixed(1)} s)`
   );
+}
+
+/** One side's figures: sequential, then WALLETS at once (its server's CPU time measured over that window). */
+async function measureSide(
+  load: BenchProcess<unknown>,
+  server: BenchProcess<unknown>,
+  name: string,
+): Promise<{ sequential: Measured; concurrent: ServerMeasured }> {
+  const sequential = await load.call<Measured>('sequential', { name, ms: SEQUENTIAL_MS });
+  // About CONCURRENT_MS of step 2s at twice the side's sequential rate: the same count for both left the raw server a
+  // window of a few hundred milliseconds, too short for a steady rate.
+  const perTarget = Math.max(
+    5,
+    Math.ceil(((sequential.ops / sequential.seconds) * 2 * (CONCURRENT_MS / 1000)) / WALLETS),
+  );
+  await load.call('prepare', { name, perTarget });
+  const concurrent = await withServerCpu(server, `signed-retry-${name}-concurrent`, () =>
+    load.call<Measured>('concurrent', { name }),
+  );
+  return { sequential, concurrent };
 }
 
 export const signedRetry: Scenario = {
   name: 'signed-retry',
   description:
-    'signed-retry step 2 (stamp verification + privateEnabled toggle, fresh challenge each): the ' +
-    'service vs a raw node:http + node:crypto server',
+    'signed-retry step 2 (stamp verification + privateEnabled toggle, fresh challenge each), clients in a process ' +
+    'of their own: the service (its own process) vs a raw node:http + node:crypto server (its own process)',
   async run() {
     const dir = mkdtempSync(join(tmpdir(), 'bench-signed-retry-'));
-    const svc = await serviceTargets(dir);
-    const raw = await rawTargets();
+    const service = await startServiceProcess(dir);
+    const raw = await startRawSignedRetryProcess();
+    const load = await startSignedRetryLoad();
     try {
-      const a = await profiled('signed-retry-sequential', () => sequential(svc.targets[0]));
-      const b = await sequential(raw.targets[0]);
-      // Each side gets about CONCURRENT_MS of step 2s at twice its sequential rate: the same count for both left the
-      // raw server a window of a few hundred milliseconds, too short for a steady rate.
-      const perWallet = (m: Measured) =>
-        Math.max(5, Math.ceil(((m.ops / m.seconds) * 2 * (CONCURRENT_MS / 1000)) / WALLETS));
-      const c = await concurrent(svc.targets, perWallet(a), 'signed-retry-concurrent');
-      const d = await concurrent(raw.targets, perWallet(b), 'signed-retry-raw-concurrent');
+      const { url, auth } = service.ready;
+      await load.call('targets', { name: 'service', baseUrl: url, auth, list: await serviceWallets(url, auth) });
+      const rawBase = `${raw.ready.origin}/2025-10-13`;
+      await load.call('targets', { name: 'raw', baseUrl: rawBase, list: await rawWallets(raw) });
+      const ours = await measureSide(load, service, 'service');
+      const theirs = await measureSide(load, raw, 'raw');
       const rate = (m: Measured) => m.ops / m.seconds;
+      const cpuRatio = theirs.concurrent.cpuPerOpMicros / ours.concurrent.cpuPerOpMicros;
       const lines = [
-        describe('(a) service, sequential', a),
-        describe('(b) raw node:http, sequential', b),
-        describe(`(c) service, ${WALLETS} wallets concurrently`, c),
-        describe(`(d) raw node:http, ${WALLETS} wallets concurrently`, d),
-        `(a)/(b) = ${(rate(a) / rate(b)).toFixed(3)}   (c)/(d) = ${(rate(c) / rate(d)).toFixed(3)}`,
+        describe('(a) service, sequential', ours.sequential),
+        describe('(b) raw node:http, sequential', theirs.sequential),
+        describe(`(c) service, ${WALLETS} wallets concurrently`, ours.concurrent),
+        describe(`(d) raw node:http, ${WALLETS} wallets concurrently`, theirs.concurrent),
+        `(a)/(b) = ${(rate(ours.sequential) / rate(theirs.sequential)).toFixed(3)}   (c)/(d) = ` +
+          `${(rate(ours.concurrent) / rate(theirs.concurrent)).toFixed(3)}   CPU per step 2, raw/service = ` +
+          `${cpuRatio.toFixed(3)}`,
         'the service also authenticates the platform, appends durably (synchronous=FULL) and waits ' +
           'for its read models; the raw server keeps state in memory',
       ];
-      const p99 = (m: Measured) =>
-        percentile(
-          [...m.latencies].sort((x, y) => x - y),
-          0.99,
-        );
+      const p = (m: Measured, q: number) => round(percentile(sortedLatencies(m), q), 2);
       const figures = {
-        serviceSequentialPerSecond: round(rate(a)),
-        rawSequentialPerSecond: round(rate(b)),
-        serviceConcurrentPerSecond: round(rate(c)),
-        rawConcurrentPerSecond: round(rate(d)),
-        sequentialRatio: round(rate(a) / rate(b), 3),
-        serviceConcurrentP99Ms: round(p99(c), 2),
-        rawConcurrentP99Ms: round(p99(d), 2),
+        serviceSequentialPerSecond: round(rate(ours.sequential)),
+        rawSequentialPerSecond: round(rate(theirs.sequential)),
+        sequentialRatio: round(rate(ours.sequential) / rate(theirs.sequential), 3),
+        serviceConcurrentPerSecond: round(rate(ours.concurrent)),
+        serviceConcurrentP50Ms: p(ours.concurrent, 0.5),
+        serviceConcurrentP99Ms: p(ours.concurrent, 0.99),
+        serviceCpuPerOpMicros: round(ours.concurrent.cpuPerOpMicros),
+        rawConcurrentPerSecond: round(rate(theirs.concurrent)),
+        rawConcurrentP50Ms: p(theirs.concurrent, 0.5),
+        rawConcurrentP99Ms: p(theirs.concurrent, 0.99),
+        rawCpuPerOpMicros: round(theirs.concurrent.cpuPerOpMicros),
+        throughputRatio: round(rate(ours.concurrent) / rate(theirs.concurrent), 3),
       };
-      return { lines, ratio: round(rate(c) / rate(d), 3), figures };
+      return { lines, ratio: round(cpuRatio, 3), figures };
     } finally {
+      await load.close();
       await raw.close();
-      await svc.close();
+      await service.close();
       rmSync(dir, { recursive: true, force: true });
     }
   },

@@ -5,6 +5,7 @@ import {
   AppendTooLarge,
   DEFAULT_MAX_APPEND_BYTES,
   SubscriptionEnded,
+  serializeEvent,
   serializedBytes,
   type AppendResult,
   type EventStore,
@@ -186,15 +187,11 @@ export class SqliteEventStore implements EventStore {
     if (events.length === 0) return Promise.reject(new TypeError('appendToStream needs at least one event'));
     let rows: PendingAppend['rows'];
     try {
-      // Serialized now so that a caller mutating its objects later cannot change what is stored.
+      // Serialized now (unless the caller did already) so that a caller mutating its objects later cannot change
+      // what is stored.
       rows = events.map((e) => {
         if (!e.type) throw new TypeError('every event needs a type');
-        return {
-          id: e.id ?? randomUUID(),
-          type: e.type,
-          data: JSON.stringify(e.data ?? {}),
-          metadata: JSON.stringify(e.metadata ?? {}),
-        };
+        return { id: e.id ?? randomUUID(), type: e.type, ...serializeEvent(e) };
       });
       const bytes = rows.reduce((sum, row) => sum + serializedBytes(row.type, row.data, row.metadata), 0);
       if (bytes > this.maxAppendBytes) throw new AppendTooLarge(streamName, bytes, this.maxAppendBytes);
