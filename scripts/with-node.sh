@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs a command on another major version of Node.js in a copy of this tree:
+#   scripts/with-node.sh 22 npx jest '\.unit\.spec\.ts$'
+# That Node comes from the npm registry's `node` package (its binary and headers ship inside the package), into
+# $NODE_VERSIONS_HOME/<major> (default ~/.cache/payments-node/<major>). The copy (/tmp/payments-node<major>-tree)
+# shares every file with this tree by hard links, except better-sqlite3, which is built there from source for that
+# Node's ABI (the build is kept while the installed better-sqlite3 and that Node stay the same). Build this tree
+# first (`npm run build`): the copy runs what `dist/` holds.
+set -euo pipefail
+major=${1:?usage: scripts/with-node.sh <major version> <command...>}
+shift
+cd "$(dirname "$0")/.."
+root=$(pwd)
+home=${NODE_VERSIONS_HOME:-$HOME/.cache/payments-node}/$major
+tree=/tmp/payments-node$major-tree
+
+if [ ! -x "$home/node_modules/node/bin/node" ]; then
+  mkdir -p "$home"
+  npm install --prefix "$home" --no-audit --no-fund --no-save "node@$major" >/dev/null
+fi
+# The platform package beside the binary holds Node's headers, which the native build needs.
+nodedir=$(find "$home/node_modules" -path '*/include/node/node.h' -print -quit | sed 's#/include/node/node.h$##')
+gyp=$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/node-gyp/bin/node-gyp.js
+export PATH="$home/node_modules/node/bin:$PATH"
+echo "Node $(node --version), headers in $nodedir" >&2
+
+# The copy: hard links, made again on every run so that it runs this tree's files.
+rm -rf "$tree"
+mkdir -p "$tree"
+cp -al "$root/." "$tree/"
+stamp="$(node --version) $(node -p "require('$root/node_modules/better-sqlite3/package.json').version")"
+cache="$home/better-sqlite3"
+if [ "$(cat "$cache/.built-for" 2>/dev/null)" != "$stamp" ]; then
+  rm -rf "$cache"
+  cp -r "$root/node_modules/better-sqlite3" "$cache"
+  rm -rf "$cache/build"
+  (cd "$cache" && node "$gyp" rebuild --release --nodedir="$nodedir" -j "$(nproc)" >/dev/null)
+  echo "$stamp" > "$cache/.built-for"
+fi
+rm -rf "$tree/node_modules/better-sqlite3"
+cp -r "$cache" "$tree/node_modules/better-sqlite3"
+cd "$tree"
+"$@"
