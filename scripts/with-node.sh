@@ -24,10 +24,14 @@ gyp=$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/node-gyp/bin
 export PATH="$home/node_modules/node/bin:$PATH"
 echo "Node $(node --version), headers in $nodedir" >&2
 
-# The copy: hard links, made again on every run so that it runs this tree's files.
+# The copy: hard links, made again on every run so that it runs this tree's files; the build output is copied, so
+# that a build here meanwhile does not change what the copy runs.
 rm -rf "$tree"
 mkdir -p "$tree"
 cp -al "$root/." "$tree/"
+for built in dist packages/client/dist; do
+  if [ -d "$root/$built" ]; then rm -rf "${tree:?}/$built" && cp -r "$root/$built" "$tree/$built"; fi
+done
 stamp="$(node --version) $(node -p "require('$root/node_modules/better-sqlite3/package.json').version")"
 cache="$home/better-sqlite3"
 if [ "$(cat "$cache/.built-for" 2>/dev/null)" != "$stamp" ]; then
