@@ -6,6 +6,14 @@ import { fmt, startProfile } from './scenario.js';
 /** The operations a benchmark process answers over its IPC channel, by name. */
 export type Handlers = Record<string, (args: any) => unknown>;
 
+/** The message that gives a load process the targets of one server (`name`) at `baseUrl`. */
+export interface TargetsMessage<Target> {
+  name: string;
+  baseUrl: string;
+  auth?: string;
+  list: Target[];
+}
+
 interface Request {
   id: number;
   op: string;

@@ -2,7 +2,14 @@ import { createECDH, createPrivateKey, sign } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { client, type Client } from '../support/service.js';
 import { signedRequest } from '../support/wallet-session.js';
-import { isMain, serveBenchProcess, startBenchProcess, type BenchProcess, type Measured } from './bench-process.js';
+import {
+  isMain,
+  serveBenchProcess,
+  startBenchProcess,
+  type BenchProcess,
+  type Measured,
+  type TargetsMessage,
+} from './bench-process.js';
 import { NO_CHECK } from './scenario.js';
 
 /** A card as the clients' process gets it: its id and its owner's session key pair (hex). */
@@ -81,17 +88,7 @@ if (isMain(import.meta.url)) {
     return {
       ready: null,
       handlers: {
-        targets: ({
-          name,
-          baseUrl,
-          auth,
-          list,
-        }: {
-          name: string;
-          baseUrl: string;
-          auth?: string;
-          list: CardTarget[];
-        }) =>
+        targets: ({ name, baseUrl, auth, list }: TargetsMessage<CardTarget>) =>
           void sets.set(name, {
             api: client(baseUrl, auth, NO_CHECK),
             cards: list.map((c) => ({ id: c.id, stamp: nodeStamper(c.publicKey, c.privateKey) })),

@@ -1,7 +1,14 @@
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { performance } from 'node:perf_hooks';
 import { client, type Client } from '../support/service.js';
-import { isMain, serveBenchProcess, startBenchProcess, type BenchProcess, type Measured } from './bench-process.js';
+import {
+  isMain,
+  serveBenchProcess,
+  startBenchProcess,
+  type BenchProcess,
+  type Measured,
+  type TargetsMessage,
+} from './bench-process.js';
 import { NO_CHECK } from './scenario.js';
 
 /** One wallet's resource as the clients' process gets it: its path and its session key pair (hex). */
@@ -63,17 +70,7 @@ if (isMain(import.meta.url)) {
     return {
       ready: null,
       handlers: {
-        targets: ({
-          name,
-          baseUrl,
-          auth,
-          list,
-        }: {
-          name: string;
-          baseUrl: string;
-          auth?: string;
-          list: SignedRetryTarget[];
-        }) => {
+        targets: ({ name, baseUrl, auth, list }: TargetsMessage<SignedRetryTarget>) => {
           const api = client(baseUrl, auth, NO_CHECK);
           sets.set(
             name,
