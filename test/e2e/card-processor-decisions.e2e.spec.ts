@@ -197,9 +197,9 @@ describe('card processor authorizations decided by the platform’s endpoint', (
       await cardEndpoint(r, { deadlineMs: 2000, defaultDecision: 'DECLINE' });
       const card = await fundedCard();
       r.answer({ body: { decision: 'APPROVE' } });
-      await authorize(card.cardId, 10); // warm, and the card's first authorization approved at once
+      const first = await authorize(card.cardId, 10); // warm, and the card's first authorization approved at once
       r.answer({ body: late, delayMs: 800 });
-      return { r, ...card };
+      return { r, first, ...card };
     }
 
     const restore = () => processorSettings({ decisionDeadlineMs: 1500, standInDecision: 'DECLINE' });
@@ -231,6 +231,43 @@ describe('card processor authorizations decided by the platform’s endpoint', (
           },
         }),
       ]);
+      await expectBalancedLedger(t.service.infra.eventStore, platformId());
+      await restore();
+    });
+
+    it('an increment gets the stand-in decline in time too; its late approval holds nothing', async () => {
+      const { first, accountId, cardId } = await lateEndpoint({ decision: 'APPROVE' }, 'DECLINE');
+      const body = {
+        type: 'INCREMENTAL_AUTHORIZATION',
+        networkTransactionId: `increment-${++counter}`,
+        originalNetworkTransactionId: first.networkTransactionId,
+        cardId,
+        amount: 500,
+      };
+      const raw = JSON.stringify(body);
+      const at = Math.floor(clock.now().getTime() / 1000);
+      const start = performance.now();
+      const res = await t.anonymous.post('/card-processor/messages', raw, {
+        'content-type': 'application/json',
+        'x-processor-platform': platformId(),
+        'x-processor-signature': `t=${at},v1=${processorSignature(secret, at, raw)}`,
+      });
+      expect(performance.now() - start).toBeLessThanOrEqual(PROCESSOR_DEADLINE_MS + SLACK_MS);
+      expect(res.body).toMatchObject({ decision: 'DECLINED', approvedAmount: 0, declineReason: 'STAND_IN' });
+      const authorizationId = first.answer.authorizationId;
+      await h.until(
+        () => holdsOf(authorizationId),
+        (list) => list.some((x) => x.resolution === 'VOIDED'),
+        'the late decision’s increment hold released',
+      );
+      expect(await holdsOf(authorizationId)).toEqual([
+        { amount: 10n, pending: true, resolution: undefined },
+        { amount: 500n, pending: true, resolution: 'VOIDED' },
+      ]);
+      expect(await availableOf(accountId)).toBe(10_000n - 10n);
+      expect((await t.api.get(`/card-transactions/${first.answer.cardTransactionId}`)).body).toMatchObject({
+        authorizedAmount: { amount: 10 },
+      });
       await expectBalancedLedger(t.service.infra.eventStore, platformId());
       await restore();
     });

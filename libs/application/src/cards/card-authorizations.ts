@@ -170,7 +170,8 @@ export class CardAuthorizations {
 
   /**
    * An outcome the network took (an advice) or the stand-in gave: recorded as taken. An approval places the hold on
-   * the first funding source with the funds whatever the card's rules; without one it is declined INSUFFICIENT_FUNDS.
+   * the first funding source with the funds whatever the card's rules (an increment's, on its authorization's);
+   * without one it is declined INSUFFICIENT_FUNDS.
    */
   async forced(
     state: ExistingCard,
@@ -178,7 +179,9 @@ export class CardAuthorizations {
     outcome: { approved: true } | { approved: false; reason: DeclineReason },
     on: { decision: AuthorizationDecision; ledger: CardLedger; actor: Actor },
   ): Promise<CardAuthorizationRecord> {
-    const recorded = state.authorizations.get(request.authorizationId);
+    const recorded = request.increment
+      ? recordedIncrement(state, request.authorizationId, request.increment.networkTransactionId)
+      : state.authorizations.get(request.authorizationId);
     if (recorded) return recorded;
     const hold = outcome.approved ? await this.placeHold(state, request, on.ledger, on.actor) : undefined;
     const declineReason = outcome.approved ? 'INSUFFICIENT_FUNDS' : outcome.reason;

@@ -130,7 +130,12 @@ export class CardProcessorMessages {
    * Decides by the rules unless the platform's deadline passes first: then the platform's stand-in decision is
    * recorded and answered. Whichever outcome is recorded first is the authorization's; the other releases its hold.
    */
-  private async withinDeadline(cardId: string, request: AuthorizationRequest, actor: Actor) {
+  private async withinDeadline(
+    cardId: string,
+    request: AuthorizationRequest,
+    actor: Actor,
+    answer: (recorded: CardAuthorizationRecord) => ProcessorAnswer = answerOf,
+  ): Promise<ProcessorAnswer> {
     const { decisionDeadlineMs, standInDecision } = await this.config.settings(actor.platformId);
     const decided = this.authorizations.authorize(cardId, request, actor);
     let timer: NodeJS.Timeout | undefined;
@@ -139,13 +144,13 @@ export class CardProcessorMessages {
     });
     try {
       const first = await Promise.race([decided, deadline]);
-      if (first !== TIMED_OUT) return answerOf(first);
+      if (first !== TIMED_OUT) return answer(first);
     } finally {
       clearTimeout(timer);
     }
     decided.catch((error: unknown) => this.logger.warn(`late decision of ${request.authorizationId} failed: ${error}`));
     const reason = `no decision within ${decisionDeadlineMs} ms: the platform's stand-in decision ${standInDecision}`;
-    return answerOf(await this.authorizations.standIn(cardId, request, standInDecision === 'APPROVE', actor, reason));
+    return answer(await this.authorizations.standIn(cardId, request, standInDecision === 'APPROVE', actor, reason));
   }
 
   /** An advice: recorded as the network took it, under the card's lock. */
@@ -197,8 +202,10 @@ export class CardProcessorMessages {
   private async increment(card: ExistingCard, m: ProcessorFollowUp, authorizationId: string, actor: Actor, at: number) {
     const amount = m.amount;
     if (amount === undefined) throw invalid('INVALID_AMOUNT', 'an increment needs its amount', 'amount');
-    const on = { actor, receivedAt: at };
-    const answer = await incrementAnswer(this.authorizations, card, { ...m, amount }, authorizationId, on);
+    // Decided as an authorization is, within the same deadline (the stand-in answers past it).
+    const request = incrementRequest(card, { ...m, amount }, authorizationId, at);
+    const answerFor = (recorded: CardAuthorizationRecord) => incrementAnswer(recorded, m.networkTransactionId);
+    const answer = await this.withinDeadline(card.card.id, request, actor, answerFor);
     // A declined increment holds nothing: a hold that an interrupted earlier try placed under its id is released.
     if (answer.decision === 'DECLINED') {
       const ledger = await CardLedger.forPlatform(this.runner, this.clocks, this.ids, actor.platformId, { ...actor });
@@ -232,29 +239,33 @@ export class CardProcessorMessages {
 
 /**
  * An incremental authorization: decided by the same sequence as an authorization, for the increment, and held on the
- * authorization's funding source as a second hold; answered by what the authorization recorded for it.
+ * authorization's funding source as a second hold.
  */
-async function incrementAnswer(
-  authorizations: CardAuthorizations,
+function incrementRequest(
   card: ExistingCard,
   m: ProcessorFollowUp & { amount: bigint },
   authorizationId: string,
-  on: { actor: Actor; receivedAt: number },
-): Promise<ProcessorAnswer> {
+  receivedAt: number,
+): AuthorizationRequest {
   const original = requireApproved(card, authorizationId);
-  const { networkTransactionId } = m;
-  const request: AuthorizationRequest = {
+  return {
     authorizationId,
     amount: m.amount,
     currency: original.currency,
     merchant: original.merchant,
-    increment: { networkTransactionId, fundingSourceId: original.fundingSourceId },
-    receivedAt: on.receivedAt,
+    increment: { networkTransactionId: m.networkTransactionId, fundingSourceId: original.fundingSourceId },
+    receivedAt,
   };
-  const recorded = await authorizations.authorize(card.card.id, request, on.actor);
-  const entry = activityOf(recorded, networkTransactionId)!;
-  if (entry.result === 'DECLINED')
-    return { decision: 'DECLINED', approvedAmount: '0', declineReason: entry.declineReason!, authorizationId };
+}
+
+/** The answer to an increment: what its authorization recorded for it. */
+function incrementAnswer(recorded: CardAuthorizationRecord, networkTransactionId: string): ProcessorAnswer {
+  const authorizationId = recorded.id;
+  const entry = activityOf(recorded, networkTransactionId);
+  if (!entry || entry.result === 'DECLINED') {
+    const declineReason = entry?.declineReason ?? 'INSUFFICIENT_FUNDS';
+    return { decision: 'DECLINED', approvedAmount: '0', declineReason, authorizationId };
+  }
   const cardTransactionId = cardTransactionIdOf(authorizationId);
   return { decision: 'APPROVED', approvedAmount: entry.amount, authorizationId, cardTransactionId };
 }

@@ -3,6 +3,7 @@ import { formatAmount } from '../money.js';
 import { conflict } from '../errors.js';
 import { heldAmount, requireApproved } from './card-authorization.js';
 import { holdsOf, reversalSplit, withHolds } from './card-holds.js';
+import type { AuthorizationDecision } from './card-decision.js';
 import { cardSpendingDecline, type SpendingControls } from './card-spending.js';
 import type {
   ApprovedAuthorization,
@@ -60,7 +61,9 @@ export function incrementSpendingDecline(
 function decideIncrement(cmd: CommandOf<'RecordIncrement'>, a: ApprovedAuthorization, state: ExistingCard) {
   const { networkTransactionId, now } = cmd;
   const amount = cmd.amount.toString();
-  const spending = cmd.hold ? incrementSpendingDecline(state, a, cmd) : undefined;
+  // An outcome taken outside the rules (the stand-in's) is recorded as taken.
+  const spending =
+    cmd.hold && cmd.decision?.decidedBy !== 'STAND_IN' ? incrementSpendingDecline(state, a, cmd) : undefined;
   if (!cmd.hold || spending) {
     const declineReason = spending ?? cmd.declineReason ?? 'INSUFFICIENT_FUNDS';
     const entry = { type: 'INCREMENT' as const, amount, result: 'DECLINED' as const, declineReason };
@@ -143,6 +146,7 @@ export function incrementCommand(
     hold?: { transferId: string };
     declineReason?: DeclineReason;
     defaultSpendingControls?: SpendingControls | null;
+    decision?: AuthorizationDecision;
   },
   now: string,
 ): CardHoldCommand {
@@ -150,7 +154,10 @@ export function incrementCommand(
   const result = outcome.hold
     ? { hold: { transferId: outcome.hold.transferId } }
     : { declineReason: outcome.declineReason ?? 'INSUFFICIENT_FUNDS' };
-  const controls = outcome.defaultSpendingControls;
-  const defaults = controls !== undefined ? { defaultSpendingControls: controls } : {};
-  return { type: 'RecordIncrement', authorizationId, networkTransactionId, amount, ...result, ...defaults, now };
+  const { defaultSpendingControls: controls, decision } = outcome;
+  const extra = {
+    ...(controls !== undefined ? { defaultSpendingControls: controls } : {}),
+    ...(decision ? { decision } : {}),
+  };
+  return { type: 'RecordIncrement', authorizationId, networkTransactionId, amount, ...result, ...extra, now };
 }

@@ -342,6 +342,8 @@ export type CardHoldCommand =
       declineReason?: DeclineReason;
       /** The platform's default spending controls, checked again when the increment is recorded. */
       defaultSpendingControls?: SpendingControls | null;
+      /** Who decided it: a stand-in's approval is recorded as taken, past the spending controls. */
+      decision?: AuthorizationDecision;
       now: string;
     }
   /**
