@@ -161,6 +161,16 @@ describe('API tokens and platform configuration', () => {
       body.supportedCurrencies.map((c) => ({ ...c, ...readOnly })),
     );
 
+    // A request refused for one of its fields changes none: here the endpoint stays as it was.
+    const before = (await own.api.get('/config')).body;
+    const rails = [{ currency: 'USD', account: { accountNumber: '1', routingNumber: '1' } }];
+    const mixed = await own.api.patch('/config', { webhookEndpoint: null, rails });
+    expect([mixed.status, mixed.body.code]).toEqual([400, 'INVALID_INPUT']);
+    expect((await own.api.get('/config')).body).toEqual(before);
+    const refusedTogether = await own.api.patch('/config', { webhookEndpoint: null, umaDomain: 'not a domain' });
+    expect(refusedTogether.status).toBe(400);
+    expect((await own.api.get('/config')).body).toEqual(before);
+
     const off = await own.api.patch('/config', { webhookEndpoint: null });
     expect(off.status).toBe(200);
     expect(off.body).not.toHaveProperty('webhookEndpoint');

@@ -71,20 +71,22 @@ export class PlatformConfigController {
     if (supportedCurrencies) validateSupportedCurrencies(supportedCurrencies);
     if (rails) validateBankRails(rails.map((r) => ({ ...r, account: { ...r.account } })));
     const decisions = decisionEndpoints?.map((e) => ({ ...e }));
+    const platform =
+      umaDomain !== undefined || supportedCurrencies || embeddedWalletConfig || rails || controls !== undefined;
+    const changes = {
+      ...(controls !== undefined ? { cardSpendingControls: controls } : {}),
+      ...(rails ? { rails: rails.map((r) => ({ ...r, account: { ...r.account } })) } : {}),
+      ...(umaDomain !== undefined ? { umaDomain } : {}),
+      ...(supportedCurrencies ? { supportedCurrencies } : {}),
+      ...(embeddedWalletConfig ? { embeddedWalletConfig: { ...embeddedWalletConfig } } : {}),
+    };
+    // The platform's fields are checked first: a refused request changes neither stream.
+    if (platform) await this.commands.execute(new UpdatePlatformConfigCommand(changes, actor, true));
     // The webhook endpoint and the decision endpoints change together or not at all (one stream, one append).
     if (webhookEndpoint !== undefined)
       await this.commands.execute(new ConfigureWebhooksCommand(webhookEndpoint, actor, decisions));
     else if (decisions) await this.commands.execute(new ConfigureDecisionEndpointsCommand(decisions, actor));
-    if (umaDomain !== undefined || supportedCurrencies || embeddedWalletConfig || rails || controls !== undefined) {
-      const changes = {
-        ...(controls !== undefined ? { cardSpendingControls: controls } : {}),
-        ...(rails ? { rails: rails.map((r) => ({ ...r, account: { ...r.account } })) } : {}),
-        ...(umaDomain !== undefined ? { umaDomain } : {}),
-        ...(supportedCurrencies ? { supportedCurrencies } : {}),
-        ...(embeddedWalletConfig ? { embeddedWalletConfig: { ...embeddedWalletConfig } } : {}),
-      };
-      await this.commands.execute(new UpdatePlatformConfigCommand(changes, actor));
-    }
+    if (platform) await this.commands.execute(new UpdatePlatformConfigCommand(changes, actor));
     return this.queries.config(actor.platformId, true);
   }
 }

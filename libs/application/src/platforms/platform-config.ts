@@ -53,11 +53,16 @@ export async function requireSupportedCurrencies(
   for (const { code, field } of currencies) requireSupportedCurrency(state.supportedCurrencies, code, field);
 }
 
-/** PATCH /config's fields besides the webhook endpoint (which the webhooks area records). */
+/**
+ * PATCH /config's fields besides the webhook endpoint (which the webhooks area records). `checkOnly`: decided on the
+ * platform as it is, and refused as the change would be, but not recorded (PATCH /config checks its platform fields
+ * before it changes the webhook endpoint, so that a refused request changes neither).
+ */
 export class UpdatePlatformConfigCommand {
   constructor(
     readonly changes: PlatformConfigChanges,
     readonly actor: Actor,
+    readonly checkOnly = false,
   ) {}
 }
 
@@ -68,8 +73,13 @@ export class UpdatePlatformConfigHandler implements ICommandHandler<UpdatePlatfo
     @Inject(APP_CONFIG) private readonly appConfig: AppConfig,
   ) {}
 
-  async execute({ changes, actor }: UpdatePlatformConfigCommand) {
+  async execute({ changes, actor, checkOnly }: UpdatePlatformConfigCommand) {
     const now = await this.ctx.nowIso(actor.platformId);
+    if (checkOnly) {
+      const { state } = await this.ctx.runner.load(streams.platform(actor.platformId), platformDecider);
+      platformDecider.decide({ type: 'UpdatePlatformConfig', changes, now }, state);
+      return;
+    }
     await this.ctx.runner.run(
       streams.platform(actor.platformId),
       platformDecider,
