@@ -258,7 +258,7 @@ export class CommandRunner {
         continue;
       }
       const stored = events.map((e) => ({
-        id: randomUUID(),
+        id: this.options.eventIds?.() ?? randomUUID(),
         type: e.type,
         data: e.data as unknown as Record<string, unknown>,
         metadata: item.metadata,

@@ -1,0 +1,229 @@
+import { Logger } from '@nestjs/common';
+import { MemoryLog } from '#event-store/memory/event-store.js';
+import { IdempotencyService } from '#application/idempotency/idempotency-service.js';
+import { SqliteReadModelStore } from '#read-models/sqlite/read-model-store.js';
+import { allProjections } from '#read-models/projections/index.js';
+import { SeededFaults, type FaultRates } from './faults.js';
+import {
+  InvariantViolation,
+  checkAcknowledged,
+  checkIdempotency,
+  checkLedgers,
+  checkReplay,
+  checkStreams,
+  checkUniqueness,
+} from './invariants.js';
+import { SimProcess } from './process.js';
+import { Random, Scheduler } from './scheduler.js';
+import { createPlatforms, expectedFailure, outcome, pickOperation } from './workload.js';
+import { World } from './world.js';
+
+export interface SimulationOptions {
+  seed: number;
+  steps: number;
+  /** How often faults strike (default: the rates CI runs with). */
+  faults?: Partial<FaultRates>;
+  /** Check the invariants that read the whole log every this many steps (default 250). */
+  checkEvery?: number;
+}
+
+export interface Failure {
+  seed: number;
+  step: number;
+  invariant: string;
+  message: string;
+  /** The last events of the streams involved, and the trace's last lines. */
+  lastEvents: string[];
+  lastTrace: string[];
+}
+
+export interface SimulationResult {
+  seed: number;
+  steps: number;
+  hash: string;
+  failure?: Failure;
+  stats: {
+    events: number;
+    completions: number;
+    restarts: number;
+    /** How many times the invariants over the whole log were checked. */
+    checks: number;
+    operations: Record<string, number>;
+  };
+}
+
+/** The durable state and the process running over it; a restart replaces the process. */
+class Run {
+  readonly random: Random;
+  readonly scheduler: Scheduler;
+  readonly world = new World();
+  readonly log = new MemoryLog();
+  readonly readModels = new SqliteReadModelStore(':memory:', { commitThread: false });
+  readonly faults: SeededFaults;
+  process: SimProcess;
+  restarts = 0;
+  readonly operations: Record<string, number> = {};
+
+  constructor(readonly options: SimulationOptions) {
+    this.random = new Random(options.seed);
+    this.scheduler = new Scheduler(this.random);
+    this.faults = new SeededFaults(this.random, options.faults);
+    this.process = this.start();
+  }
+
+  start(): SimProcess {
+    return new SimProcess(
+      this.log,
+      this.readModels,
+      this.scheduler,
+      this.random,
+      this.faults,
+      this.world,
+      this.world.touched,
+    );
+  }
+
+  /** The process stops at once (whatever it was doing) and starts again from what is durable. */
+  restart(step: number): void {
+    this.scheduler.dropAll();
+    for (const key of this.world.runningKeys) this.world.interruptedKeys.add(key);
+    this.world.runningKeys.clear();
+    IdempotencyService.inFlight.clear();
+    this.process = this.start();
+    this.restarts++;
+    this.world.record(`${step} restart`);
+  }
+
+  /** Starts one request of the workload (not awaited: requests overlap as the scheduler interleaves them). */
+  launch(step: number): void {
+    const op = pickOperation(this.random);
+    this.operations[op.name] = (this.operations[op.name] ?? 0) + 1;
+    const generation = this.scheduler.generation;
+    op.run(this.process, this.world, this.random, step).then(
+      (result) => this.world.record(`${step} ${op.name} ${result}`),
+      (error: unknown) => {
+        if (this.scheduler.generation !== generation) return;
+        this.world.record(`${step} ${op.name} failed ${outcome(error)}`);
+        if (!expectedFailure(error)) this.unexpected ??= { step, error };
+      },
+    );
+  }
+
+  unexpected: { step: number; error: unknown } | undefined;
+
+  checks = 0;
+
+  async checkLog(): Promise<void> {
+    this.checks++;
+    checkLedgers(this.log, this.world);
+    checkIdempotency(this.log, this.world);
+    checkAcknowledged(this.log, this.world);
+    checkUniqueness(this.log);
+  }
+}
+
+/** One step: a request, a fault or a background duty, then some completions in the seed's order. */
+async function step(run: Run, n: number): Promise<void> {
+  const { random, scheduler, faults } = run;
+  const roll = random.next();
+  if (roll < faults.rates.restart) run.restart(n);
+  else if (roll < faults.rates.restart + faults.rates.replay) {
+    const projection = random.pick(allProjections);
+    run.world.record(`${n} replay ${projection.name}`);
+    void run.process.projector.reset(projection);
+  } else if (roll < 0.12) void run.process.projector.tick().catch(() => undefined);
+  else if (roll < 0.13) {
+    const jump = random.int(90 * 60_000);
+    scheduler.clock.advance(jump);
+    run.world.record(`${n} clock +${jump}`);
+  } else run.launch(n);
+  const completions = random.int(4);
+  for (let i = 0; i < completions; i++) if (!(await scheduler.step())) break;
+}
+
+/** Runs a simulation; a broken invariant ends it with a failure report instead of throwing. */
+export async function simulate(options: SimulationOptions): Promise<SimulationResult> {
+  Logger.overrideLogger(false);
+  const run = new Run(options);
+  const uninstall = run.scheduler.install();
+  let at = 0;
+  try {
+    await settleAll(run, createPlatforms(run.process, run.world, run.random));
+    const every = options.checkEvery ?? 250;
+    for (at = 1; at <= options.steps; at++) {
+      await step(run, at);
+      if (run.unexpected) throw unexpectedFailure(run.unexpected.error);
+      if (at % every === 0) await run.checkLog();
+    }
+    await finish(run);
+    return result(run, options.steps);
+  } catch (error) {
+    if (!(error instanceof InvariantViolation)) throw error;
+    return result(run, at, failureOf(run, at, error));
+  } finally {
+    uninstall();
+    await run.readModels.close();
+  }
+}
+
+/** The end of a run: everything pending completes (faults off), the projector catches up, every invariant holds. */
+async function finish(run: Run): Promise<void> {
+  run.faults.off();
+  await run.scheduler.drain();
+  if (run.unexpected) throw unexpectedFailure(run.unexpected.error);
+  await run.checkLog();
+  // A last restart: what was acknowledged survives it.
+  run.restart(run.options.steps + 1);
+  await settleAll(run, run.process.projector.catchUp());
+  await run.checkLog();
+  checkStreams(run.log, run.world);
+  await checkReplay(run.log, run.world, run.readModels, allProjections);
+}
+
+function unexpectedFailure(error: unknown): InvariantViolation {
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new InvariantViolation('no request fails unexpectedly (no 5xx)', detail);
+}
+
+/** Drives the scheduler until `work` settles (rejections included). */
+async function settleAll<T>(run: Run, work: Promise<T>): Promise<T> {
+  let done = false;
+  const settled = work.finally(() => (done = true));
+  for (let idle = 0; !done;) {
+    if (await run.scheduler.step()) idle = 0;
+    else if (++idle > 100) throw new InvariantViolation('the service makes progress', 'work waits on nothing');
+    else await new Promise<void>((r) => setImmediate(r));
+  }
+  return settled;
+}
+
+function failureOf(run: Run, step: number, error: InvariantViolation): Failure {
+  const lastEvents = error.streams.flatMap((name) =>
+    (run.log.streams.get(name) ?? []).slice(-8).map((e) => `${name}@${e.revision} ${e.type} ${JSON.stringify(e.data)}`),
+  );
+  return {
+    seed: run.options.seed,
+    step,
+    invariant: error.invariant,
+    message: error.message,
+    lastEvents,
+    lastTrace: run.world.lastLines(),
+  };
+}
+
+function result(run: Run, steps: number, failure?: Failure): SimulationResult {
+  run.world.record(`events ${run.log.all.length}`);
+  return {
+    seed: run.options.seed,
+    steps,
+    hash: run.world.hash(),
+    ...(failure ? { failure } : {}),
+    stats: {
+      events: run.log.all.length,
+      completions: run.scheduler.completed,
+      restarts: run.restarts,
+      checks: run.checks,
+      operations: run.operations,
+    },
+  };
+}

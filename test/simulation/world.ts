@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import type { AppendResult } from '#event-store/event-store.js';
+
+export interface SimAccount {
+  id: string;
+  currency: string;
+}
+
+export interface SimPlatform {
+  id: string;
+  sandbox: boolean;
+  /** Settlement account per currency. */
+  settlement: Map<string, string>;
+  /** Customer ids this platform's requests pick from (a few, so that their streams are contended). */
+  platformCustomerIds: string[];
+}
+
+export interface SimCustomer {
+  id: string;
+  platformId: string;
+  accounts: SimAccount[];
+}
+
+/** A request the workload sent under an Idempotency-Key: what it asked for. */
+export interface KeyedRequest {
+  key: string;
+  accountId: string;
+  amount: number;
+}
+
+/**
+ * What the simulation knows besides the service (survives the service's restarts): the platforms and customers it
+ * created, the keys it uses, what the service acknowledged, and the trace whose hash shows a run is reproducible.
+ */
+export class World {
+  readonly platforms: SimPlatform[] = [];
+  readonly customers: SimCustomer[] = [];
+  /** Idempotency keys per platform, each bound to the request first sent with it. */
+  readonly keys = new Map<string, KeyedRequest[]>();
+  /** Appends acknowledged to a caller: the stream must hold at least this revision forever after. */
+  readonly acknowledged = new Map<string, bigint>();
+  /** Ledger transfers whose command was answered with success, by platform. */
+  readonly ackedTransfers = new Map<string, Set<string>>();
+  /** Pending transfers (holds) the workload may post or void, by platform. */
+  readonly holds = new Map<string, { id: string; accountId: string }[]>();
+  /** Ids of recent payments (a repeat of one, same or different fields, must be a no-op or a conflict). */
+  readonly payments: { platformId: string; id: string; from: string; to: string; amount: bigint }[] = [];
+  /** Keyed requests running now (platform id and key), and those a restart cut off while they ran. */
+  readonly runningKeys = new Set<string>();
+  readonly interruptedKeys = new Set<string>();
+  /** Every (collection, id) the projector wrote. */
+  readonly touched = new Map<string, Set<string>>();
+  private readonly trace = createHash('sha256');
+  private readonly recent: string[] = [];
+  traceLines = 0;
+
+  /** Adds a line to the trace (its hash is the run's fingerprint); the last lines are kept for a failure report. */
+  record(line: string): void {
+    this.trace.update(line).update('\n');
+    this.traceLines++;
+    this.recent.push(line);
+    if (this.recent.length > 40 && !process.env.SIM_FULL_TRACE) this.recent.shift();
+  }
+
+  lastLines(): string[] {
+    return [...this.recent];
+  }
+
+  hash(): string {
+    return this.trace.copy().digest('hex');
+  }
+
+  acknowledge(stream: string, result: AppendResult): void {
+    const revision = result.nextExpectedRevision;
+    if ((this.acknowledged.get(stream) ?? -1n) < revision) this.acknowledged.set(stream, revision);
+  }
+
+  ackTransfer(platformId: string, transferId: string): void {
+    let set = this.ackedTransfers.get(platformId);
+    if (!set) this.ackedTransfers.set(platformId, (set = new Set()));
+    set.add(transferId);
+  }
+
+  accountsOf(platformId: string): SimAccount[] {
+    return this.customers.filter((c) => c.platformId === platformId).flatMap((c) => c.accounts);
+  }
+
+  platformOfAccount(accountId: string): string | undefined {
+    for (const p of this.platforms) if ([...p.settlement.values()].includes(accountId)) return p.id;
+    return this.customers.find((c) => c.accounts.some((a) => a.id === accountId))?.platformId;
+  }
+}
