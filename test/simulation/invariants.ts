@@ -1,5 +1,6 @@
 import { canonicalJson } from '#domain/canonical-json.js';
 import { IDEMPOTENCY_RETENTION_MS, idempotencyStream } from '#domain/idempotency/idempotency.js';
+import { agentStream } from '#domain/agents/agent.js';
 import { streams } from '#domain/ids.js';
 import { available, ledgerDecider, type LedgerEvent, type LedgerState } from '#domain/ledger/ledger.js';
 import type { RecordedEvent } from '#event-store/event-store.js';
@@ -8,6 +9,7 @@ import type { MemoryLog } from '#event-store/memory/event-store.js';
 import { Collections, type InternalAccountDoc } from '#read-models/projections/index.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { replayAll } from './projector.js';
+import { AGENT_POLICY } from './workload-agents.js';
 import type { World } from './world.js';
 
 /** A broken invariant: its name, what was seen, and the streams involved (their last events go in the report). */
@@ -127,6 +129,53 @@ function checkLedgerAccountsOwned(log: MemoryLog, world: World, platformId: stri
       const owner = world.platformOfAccount(account);
       if (owner !== undefined && owner !== platformId)
         fail('platform isolation', `${platformId}'s ledger moves ${account} of ${owner}`, stream);
+    }
+  }
+}
+
+/**
+ * No agent limit is exceeded: per day (count and amount), per month and per transaction, counting every spend
+ * committed or still reserved; and money moves for an agent only under a reservation of its own.
+ */
+export function checkAgents(log: MemoryLog, world: World): void {
+  const limits = AGENT_POLICY.spendingLimits;
+  const reservedActions = new Set<string>();
+  for (const agent of world.agents) {
+    const stream = agentStream(agent.id);
+    const live = new Map<string, { amount: bigint; day: string; month: string }>();
+    for (const e of log.streams.get(stream) ?? []) {
+      const data = e.data as { action: { id: string }; reservation?: { amount: string; day: string; month: string } };
+      if (e.type === 'AgentSpendReserved') {
+        const r = data.reservation!;
+        live.set(data.action.id, { amount: BigInt(r.amount), day: r.day, month: r.month });
+        reservedActions.add(data.action.id);
+      }
+      if (e.type === 'AgentActionFailed') live.delete(data.action.id);
+    }
+    const days = new Map<string, { count: number; amount: bigint }>();
+    const months = new Map<string, bigint>();
+    for (const r of live.values()) {
+      if (r.amount > BigInt(limits.perTransactionLimit)) fail('agent limits', `one spend of ${r.amount}`, stream);
+      const day = days.get(r.day) ?? { count: 0, amount: 0n };
+      days.set(r.day, { count: day.count + 1, amount: day.amount + r.amount });
+      months.set(r.month, (months.get(r.month) ?? 0n) + r.amount);
+    }
+    for (const [day, { count, amount }] of days) {
+      if (count > limits.dailyTransactionLimit! || amount > BigInt(limits.dailyLimit!))
+        fail('agent limits', `${count} spends of ${amount} on ${day}`, stream);
+    }
+    for (const [month, amount] of months)
+      if (amount > BigInt(limits.monthlyLimit!)) fail('agent limits', `${amount} spent in ${month}`, stream);
+  }
+  for (const p of world.platforms) {
+    const stream = streams.ledger(p.id);
+    for (const e of log.streams.get(stream) ?? []) {
+      if (
+        e.type === 'TransferCreated' &&
+        e.data.code === 'AGENT_TRANSFER' &&
+        !reservedActions.has(String(e.data.reference))
+      )
+        fail('agent limits', `money moved for ${String(e.data.reference)} without a reservation`, stream);
     }
   }
 }

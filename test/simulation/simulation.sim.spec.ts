@@ -69,6 +69,7 @@ describe('planted faults are caught within the CI seeds', () => {
     ['dropIdempotencyRecord', 'idempotency: a key never has two effects'],
     ['skipUniquenessClaim', 'uniqueness: one customer per platformCustomerId'],
     ['applyProjectionTwice', 'read models agree with the ledger'],
+    ['skipAgentReservation', 'agent limits'],
   ] as [PlantedFault, string][])(
     '%s',
     async (fault, invariant) => {

@@ -6,6 +6,7 @@ import { allProjections } from '#read-models/projections/index.js';
 import { SeededFaults, type FaultRates } from './faults.js';
 import {
   InvariantViolation,
+  checkAgents,
   checkAcknowledged,
   checkIdempotency,
   checkLedgers,
@@ -119,6 +120,7 @@ class Run {
     checkIdempotency(this.log, this.world);
     checkAcknowledged(this.log, this.world);
     checkUniqueness(this.log);
+    checkAgents(this.log, this.world);
   }
 }
 

@@ -8,6 +8,7 @@ import { CreateCustomerCommand } from '#application/customers/customer-commands.
 import { FundInternalAccountCommand } from '#application/payments/ledger/fund-commands.js';
 import { AdvanceSandboxClockCommand } from '#application/sandbox-clock/sandbox-clock.js';
 import type { SimProcess } from './process.js';
+import { agentSpend, createAgent } from './workload-agents.js';
 import { SimulatedFault } from './projector.js';
 import type { Random } from './scheduler.js';
 import type { SimPlatform, World } from './world.js';
@@ -236,6 +237,8 @@ export const OPERATIONS: { name: string; weight: number; run: Operation }[] = [
   { name: 'hold', weight: 12, run: hold },
   { name: 'resolveHold', weight: 12, run: resolveHold },
   { name: 'advanceClock', weight: 3, run: advanceClock },
+  { name: 'createAgent', weight: 2, run: createAgent },
+  { name: 'agentSpend', weight: 25, run: agentSpend },
 ];
 
 export function pickOperation(random: Random): { name: string; run: Operation } {

@@ -45,6 +45,8 @@ export class World {
   readonly holds = new Map<string, { id: string; accountId: string }[]>();
   /** Ids of recent payments (a repeat of one, same or different fields, must be a no-op or a conflict). */
   readonly payments: { platformId: string; id: string; from: string; to: string; amount: bigint }[] = [];
+  /** Agents and the USD account each spends from. */
+  readonly agents: { id: string; platformId: string; accountId: string }[] = [];
   /** Keyed requests running now (platform id and key), and those a restart cut off while they ran. */
   readonly runningKeys = new Set<string>();
   readonly interruptedKeys = new Set<string>();

@@ -9,6 +9,8 @@ export const plantedFaults = {
   dropIdempotencyRecord: false,
   /** A unique identity is not claimed before the resource that holds it is created. */
   skipUniquenessClaim: false,
+  /** An agent's spend is judged without the spends reserved in flight. */
+  skipAgentReservation: false,
   /** A projection applies each event twice. */
   applyProjectionTwice: false,
 };
