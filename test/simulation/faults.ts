@@ -13,6 +13,8 @@ export interface FaultRates {
   appendAfter: number;
   /** A read-model batch fails to commit. */
   commit: number;
+  /** A job is delivered a second time. */
+  twice: number;
 }
 
 export const DEFAULT_RATES: FaultRates = {
@@ -21,9 +23,10 @@ export const DEFAULT_RATES: FaultRates = {
   appendBefore: 0.01,
   appendAfter: 0.01,
   commit: 0.02,
+  twice: 0.1,
 };
 
-export const NO_FAULTS: FaultRates = { restart: 0, replay: 0, appendBefore: 0, appendAfter: 0, commit: 0 };
+export const NO_FAULTS: FaultRates = { restart: 0, replay: 0, appendBefore: 0, appendAfter: 0, commit: 0, twice: 0 };
 
 /** The faults of a run, drawn from its seed; `off` ends them (a run's last phase completes what is pending). */
 export class SeededFaults implements FaultPlan {
@@ -46,6 +49,10 @@ export class SeededFaults implements FaultPlan {
 
   failAfterAppend(): boolean {
     return this.rates.appendAfter > 0 && this.random.chance(this.rates.appendAfter);
+  }
+
+  deliverTwice(): boolean {
+    return this.rates.twice > 0 && this.random.chance(this.rates.twice);
   }
 
   failCommit(): boolean {

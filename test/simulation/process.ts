@@ -2,7 +2,14 @@ import type { SecretBox } from '#crypto/secret-box.js';
 import type { IdGenerator } from '#domain/ids.js';
 import { MemoryEventStore, type MemoryLog } from '#event-store/memory/event-store.js';
 import type { AppendResult } from '#event-store/event-store.js';
-import type { JobQueue } from '#jobs/job-queue.js';
+import type { Job, Worker } from '#jobs/job-queue.js';
+import { MemoryJobQueue, type MemoryJobStore } from '#jobs/memory/job-queue.js';
+import type { ProjectionRunner } from '#read-models/runner/projection-runner.js';
+import { CardAuthorizations } from '#application/cards/card-authorizations.js';
+import { CardLocks } from '#application/cards/card-commands.js';
+import { CARD_PROVISIONING_QUEUE } from '#application/cards/card-jobs.js';
+import type { PlatformDecisions } from '#application/decisions/platform-decisions.js';
+import { CardWorker } from '../../apps/worker/src/cards/card-worker.js';
 import { allProjections } from '#read-models/projections/index.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { IdentityClaims } from '#application/claims/identity-claims.js';
@@ -23,6 +30,8 @@ export interface FaultPlan {
   /** Whether this append, written and durable, still fails for its caller. */
   failAfterAppend(stream: string): boolean;
   failCommit(projection: string): boolean;
+  /** Whether a job just run is delivered again. */
+  deliverTwice(): boolean;
 }
 
 /** What the simulation hears from the stores: every append acknowledged to its caller. */
@@ -39,8 +48,8 @@ const clearBox = {
   },
 } as unknown as SecretBox;
 
-/** Timers the handlers would schedule are not run by this slice; the sandbox clock asks it to bring them forward. */
-const idleQueue = { advanceGroup: async () => 0 } as unknown as JobQueue;
+/** The platforms' decision endpoints: none is configured, so the service decides alone (on the virtual clock). */
+const noDecisions: PlatformDecisions = { decide: async () => undefined, now: () => performance.now() };
 
 /**
  * One simulated process of the service: the application's command runner, handlers and services over the durable
@@ -58,9 +67,13 @@ export class SimProcess {
   readonly fund: FundInternalAccountHandler;
   readonly advanceClock: AdvanceSandboxClockHandler;
   readonly projector: SimProjector;
+  readonly jobs: MemoryJobQueue;
+  readonly cardLocks = new CardLocks();
+  readonly cardAuthorizations: CardAuthorizations;
+  private readonly cardJobs: Worker;
 
   constructor(
-    log: MemoryLog,
+    durable: { log: MemoryLog; jobs: MemoryJobStore },
     readonly readModels: ReadModelStore,
     scheduler: Scheduler,
     random: Random,
@@ -70,7 +83,7 @@ export class SimProcess {
   ) {
     const generation = scheduler.generation;
     this.store = new MemoryEventStore({
-      log,
+      log: durable.log,
       clock: scheduler.clock,
       ids: () => random.uuid(),
       hooks: {
@@ -98,7 +111,47 @@ export class SimProcess {
     this.idempotency = new IdempotencyService(this.runner, this.clocks, ids, clearBox);
     this.createCustomer = new CreateCustomerHandler(this.ctx, new IdentityClaims(this.runner, this.store, this.clocks));
     this.fund = new FundInternalAccountHandler(this.ctx, readModels);
-    this.advanceClock = new AdvanceSandboxClockHandler(this.ctx, idleQueue);
+    this.jobs = new MemoryJobQueue(scheduler.clock, durable.jobs, () => random.uuid());
+    this.advanceClock = new AdvanceSandboxClockHandler(this.ctx, this.jobs);
     this.projector = new SimProjector(touched, this.store, readModels, allProjections, random, faults);
+    this.cardAuthorizations = new CardAuthorizations(
+      this.runner,
+      this.cardLocks,
+      this.clocks,
+      ids,
+      this.jobs,
+      noDecisions,
+    );
+    this.cardJobs = this.startCardWorker(random, faults);
+  }
+
+  /**
+   * The worker's card job handlers (the issuer's answer, authorization expiry) run the process's card jobs; a job is
+   * now and then delivered twice, as an at-least-once queue may.
+   */
+  private startCardWorker(random: Random, faults: FaultPlan): Worker {
+    const worker = new CardWorker({
+      eventStore: this.store,
+      readModels: this.readModels,
+      jobs: this.jobs,
+      projections: { waitForPosition: async () => true } as unknown as ProjectionRunner,
+      clocks: this.clocks,
+      runner: this.runner,
+    });
+    const handle = (job: Job<unknown>) =>
+      (worker as unknown as { handle(job: Job<unknown>): Promise<void> }).handle(job);
+    return this.jobs.process(
+      CARD_PROVISIONING_QUEUE,
+      async (job) => {
+        await handle(job);
+        if (faults.deliverTwice()) await handle(job);
+      },
+      { concurrency: 4 },
+    );
+  }
+
+  /** The process stops: its workers take no more jobs (what they run is abandoned with its held operations). */
+  stop(): void {
+    void this.cardJobs.close();
   }
 }

@@ -114,7 +114,7 @@ export class Scheduler {
 
   /** Installs virtual `setTimeout`, `clearTimeout`, `Math.random` and `Date.now` until the returned undo is called. */
   install(): () => void {
-    const saved = { setTimeout, clearTimeout, random: Math.random, now: Date.now };
+    const saved = { setTimeout, clearTimeout, random: Math.random, now: Date.now, monotonic: performance.now };
     const g = globalThis as unknown as Record<string, unknown>;
     g.setTimeout = (fn: (...args: unknown[]) => void, ms = 0, ...args: unknown[]) => {
       const timer: Timer = { at: this.clock.now().getTime() + Math.max(0, ms), seq: this.seq++, fn: () => fn(...args) };
@@ -128,7 +128,10 @@ export class Scheduler {
     };
     Math.random = () => this.random.next();
     Date.now = () => this.clock.now().getTime();
+    const origin = this.clock.now().getTime();
+    performance.now = () => this.clock.now().getTime() - origin;
     return () => {
+      performance.now = saved.monotonic;
       g.setTimeout = saved.setTimeout;
       g.clearTimeout = saved.clearTimeout;
       Math.random = saved.random;

@@ -70,6 +70,7 @@ describe('planted faults are caught within the CI seeds', () => {
     ['skipUniquenessClaim', 'uniqueness: one customer per platformCustomerId'],
     ['applyProjectionTwice', 'read models agree with the ledger'],
     ['skipAgentReservation', 'agent limits'],
+    ['reopenClosedCard', 'cards: a CLOSED card stays closed'],
   ] as [PlantedFault, string][])(
     '%s',
     async (fault, invariant) => {

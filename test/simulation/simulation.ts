@@ -1,5 +1,7 @@
 import { Logger } from '@nestjs/common';
+import { randomIds } from '#domain/ids.js';
 import { MemoryLog } from '#event-store/memory/event-store.js';
+import { MemoryJobStore } from '#jobs/memory/job-queue.js';
 import { IdempotencyService } from '#application/idempotency/idempotency-service.js';
 import { SqliteReadModelStore } from '#read-models/sqlite/read-model-store.js';
 import { allProjections } from '#read-models/projections/index.js';
@@ -14,6 +16,7 @@ import {
   checkStreams,
   checkUniqueness,
 } from './invariants.js';
+import { checkCardHoldsReleased, checkCards } from './invariants-cards.js';
 import { SimProcess } from './process.js';
 import { Random, Scheduler } from './scheduler.js';
 import { createPlatforms, expectedFailure, outcome, pickOperation } from './workload.js';
@@ -59,6 +62,7 @@ class Run {
   readonly scheduler: Scheduler;
   readonly world = new World();
   readonly log = new MemoryLog();
+  readonly jobStore = new MemoryJobStore();
   readonly readModels = new SqliteReadModelStore(':memory:', { commitThread: false });
   readonly faults: SeededFaults;
   process: SimProcess;
@@ -74,7 +78,7 @@ class Run {
 
   start(): SimProcess {
     return new SimProcess(
-      this.log,
+      { log: this.log, jobs: this.jobStore },
       this.readModels,
       this.scheduler,
       this.random,
@@ -86,11 +90,14 @@ class Run {
 
   /** The process stops at once (whatever it was doing) and starts again from what is durable. */
   restart(step: number): void {
+    this.process.stop();
     this.scheduler.dropAll();
     for (const key of this.world.runningKeys) this.world.interruptedKeys.add(key);
     this.world.runningKeys.clear();
     IdempotencyService.inFlight.clear();
     this.process = this.start();
+    // Jobs the stopped process was running run again (at least once).
+    this.jobStore.recoverActive();
     this.restarts++;
     this.world.record(`${step} restart`);
   }
@@ -121,6 +128,7 @@ class Run {
     checkAcknowledged(this.log, this.world);
     checkUniqueness(this.log);
     checkAgents(this.log, this.world);
+    checkCards(this.log, this.world);
   }
 }
 
@@ -138,6 +146,8 @@ async function step(run: Run, n: number): Promise<void> {
     const jump = random.int(90 * 60_000);
     scheduler.clock.advance(jump);
     run.world.record(`${n} clock +${jump}`);
+    // The worker's timer poll: jobs due on the moved clock become runnable.
+    void run.process.jobs.promoteDue();
   } else run.launch(n);
   const completions = random.int(4);
   for (let i = 0; i < completions; i++) if (!(await scheduler.step())) break;
@@ -148,6 +158,9 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   Logger.overrideLogger(false);
   const run = new Run(options);
   const uninstall = run.scheduler.install();
+  const randomUuid = randomIds.uuid;
+  // The parts of the service that take their ids from the process-wide generator draw them from the seed too.
+  randomIds.uuid = () => run.random.uuid();
   let at = 0;
   try {
     await settleAll(run, createPlatforms(run.process, run.world, run.random));
@@ -164,6 +177,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     return result(run, at, failureOf(run, at, error));
   } finally {
     uninstall();
+    randomIds.uuid = randomUuid;
     await run.readModels.close();
   }
 }
@@ -176,10 +190,25 @@ async function finish(run: Run): Promise<void> {
   await run.checkLog();
   // A last restart: what was acknowledged survives it.
   run.restart(run.options.steps + 1);
+  await fireEveryTimer(run);
+  checkCardHoldsReleased(run.log, run.world);
   await settleAll(run, run.process.projector.catchUp());
   await run.checkLog();
   checkStreams(run.log, run.world);
   await checkReplay(run.log, run.world, run.readModels, allProjections);
+}
+
+/** Moves the clock past every timer (an authorization's validity is the longest) and runs the jobs that fall due. */
+async function fireEveryTimer(run: Run): Promise<void> {
+  const hour = 3_600_000;
+  run.scheduler.clock.advance(8 * 24 * hour);
+  for (let round = 0; round < 10; round++) {
+    await settleAll(run, run.process.jobs.promoteDue());
+    await run.scheduler.drain();
+    // Retries wait on the queue clock: an hour more brings every backoff due.
+    run.scheduler.clock.advance(hour);
+  }
+  if (run.unexpected) throw unexpectedFailure(run.unexpected.error);
 }
 
 function unexpectedFailure(error: unknown): InvariantViolation {

@@ -9,6 +9,7 @@ import { FundInternalAccountCommand } from '#application/payments/ledger/fund-co
 import { AdvanceSandboxClockCommand } from '#application/sandbox-clock/sandbox-clock.js';
 import type { SimProcess } from './process.js';
 import { agentSpend, createAgent } from './workload-agents.js';
+import { authorizeCard, changeCard, createCard } from './workload-cards.js';
 import { SimulatedFault } from './projector.js';
 import type { Random } from './scheduler.js';
 import type { SimPlatform, World } from './world.js';
@@ -185,7 +186,7 @@ export const hold: Operation = async (process, world, random) => {
       credit: { id: platform.settlement.get(account.currency)!, currency: account.currency, allowNegative: true },
       amount: BigInt(1 + random.int(2000)),
       pending: true,
-      code: 'CARD_AUTHORIZATION',
+      code: 'PAYMENT_HOLD',
       now: (await process.clocks.now(platform.id)).toISOString(),
     },
     { metadata: { ...actorOf(platform.id, `hold-${id}`) }, answersAfter: 'append' },
@@ -239,6 +240,9 @@ export const OPERATIONS: { name: string; weight: number; run: Operation }[] = [
   { name: 'advanceClock', weight: 3, run: advanceClock },
   { name: 'createAgent', weight: 2, run: createAgent },
   { name: 'agentSpend', weight: 25, run: agentSpend },
+  { name: 'createCard', weight: 2, run: createCard },
+  { name: 'authorizeCard', weight: 18, run: authorizeCard },
+  { name: 'changeCard', weight: 4, run: changeCard },
 ];
 
 export function pickOperation(random: Random): { name: string; run: Operation } {

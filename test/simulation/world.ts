@@ -47,6 +47,8 @@ export class World {
   readonly payments: { platformId: string; id: string; from: string; to: string; amount: bigint }[] = [];
   /** Agents and the USD account each spends from. */
   readonly agents: { id: string; platformId: string; accountId: string }[] = [];
+  /** Cards the workload created (issued or not). */
+  readonly cards: { id: string; platformId: string; customerId: string }[] = [];
   /** Keyed requests running now (platform id and key), and those a restart cut off while they ran. */
   readonly runningKeys = new Set<string>();
   readonly interruptedKeys = new Set<string>();

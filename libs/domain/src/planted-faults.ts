@@ -11,6 +11,8 @@ export const plantedFaults = {
   skipUniquenessClaim: false,
   /** An agent's spend is judged without the spends reserved in flight. */
   skipAgentReservation: false,
+  /** A CLOSED card may be made ACTIVE again. */
+  reopenClosedCard: false,
   /** A projection applies each event twice. */
   applyProjectionTwice: false,
 };

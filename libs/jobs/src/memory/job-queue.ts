@@ -81,6 +81,8 @@ export class MemoryJobQueue implements JobQueue {
   constructor(
     private readonly clock: Clock,
     store?: MemoryJobStore,
+    /** Ids of jobs enqueued without one (default: random uuids). */
+    private readonly ids: () => string = randomUUID,
   ) {
     this.store = store ?? new MemoryJobStore();
   }
@@ -91,7 +93,7 @@ export class MemoryJobQueue implements JobQueue {
 
   async enqueue<T>(queue: string, name: string, data: T, options: JobOptions = {}): Promise<string> {
     const jobs = this.store.jobsOf(queue);
-    const id = options.id ?? randomUUID();
+    const id = options.id ?? this.ids();
     if (jobs.has(id)) return id;
     const delay = delayOf(options.delayMs);
     const job: StoredJob = {
