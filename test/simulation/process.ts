@@ -8,6 +8,10 @@ import type { ProjectionRunner } from '#read-models/runner/projection-runner.js'
 import { CardAuthorizations } from '#application/cards/card-authorizations.js';
 import { CardLocks } from '#application/cards/card-commands.js';
 import { CARD_PROVISIONING_QUEUE } from '#application/cards/card-jobs.js';
+import { CreateQuoteHandler, ExecuteQuoteHandler } from '#application/payments/quotes/quote-commands.js';
+import { handleTimer } from '#application/payments/timers/timer-handler.js';
+import { PaymentProcess } from '#application/payments/transactions/payment-process.js';
+import { TIMER_QUEUE, type TimerJob } from '#domain/payments/timers/timers.js';
 import type { PlatformDecisions } from '#application/decisions/platform-decisions.js';
 import { CardWorker } from '../../apps/worker/src/cards/card-worker.js';
 import { allProjections } from '#read-models/projections/index.js';
@@ -70,7 +74,10 @@ export class SimProcess {
   readonly jobs: MemoryJobQueue;
   readonly cardLocks = new CardLocks();
   readonly cardAuthorizations: CardAuthorizations;
-  private readonly cardJobs: Worker;
+  readonly payments: PaymentProcess;
+  readonly createQuote: CreateQuoteHandler;
+  readonly executeQuote: ExecuteQuoteHandler;
+  private readonly workers: Worker[];
 
   constructor(
     durable: { log: MemoryLog; jobs: MemoryJobStore },
@@ -122,14 +129,29 @@ export class SimProcess {
       this.jobs,
       noDecisions,
     );
-    this.cardJobs = this.startCardWorker(random, faults);
+    this.payments = new PaymentProcess(this.runner, this.clocks, this.jobs);
+    this.createQuote = new CreateQuoteHandler(this.ctx, this.payments, readModels);
+    this.executeQuote = new ExecuteQuoteHandler(this.ctx, this.payments, readModels);
+    this.workers = [this.startCardWorker(faults), this.startTimers(faults)];
+  }
+
+  /** The worker's timers (quote deadlines, sandbox outcomes, payment recovery), delivered twice now and then. */
+  private startTimers(faults: FaultPlan): Worker {
+    return this.jobs.process<TimerJob>(
+      TIMER_QUEUE,
+      async (job) => {
+        await handleTimer(this.payments, job.data, job.id, this.clocks);
+        if (faults.deliverTwice()) await handleTimer(this.payments, job.data, job.id, this.clocks);
+      },
+      { concurrency: 4 },
+    );
   }
 
   /**
    * The worker's card job handlers (the issuer's answer, authorization expiry) run the process's card jobs; a job is
    * now and then delivered twice, as an at-least-once queue may.
    */
-  private startCardWorker(random: Random, faults: FaultPlan): Worker {
+  private startCardWorker(faults: FaultPlan): Worker {
     const worker = new CardWorker({
       eventStore: this.store,
       readModels: this.readModels,
@@ -152,6 +174,6 @@ export class SimProcess {
 
   /** The process stops: its workers take no more jobs (what they run is abandoned with its held operations). */
   stop(): void {
-    void this.cardJobs.close();
+    for (const worker of this.workers) void worker.close();
   }
 }

@@ -60,40 +60,50 @@ export class SimProjector {
     private readonly faults: ProjectorFaults,
   ) {}
 
-  /** Projects one batch of up to `max` events per projection (a call while one runs does nothing). */
-  async tick(max = 1 + this.random.int(24)): Promise<void> {
+  /** Projects one batch of up to `max` events (a call while one runs does nothing). */
+  async tick(max = 1 + this.random.int(64)): Promise<void> {
     if (this.running) return;
     this.running = true;
     try {
-      for (const projection of this.projections) await this.project(projection, max);
+      await this.project(max);
     } finally {
       this.running = false;
     }
   }
 
-  private async project(projection: Projection, max: number): Promise<void> {
-    const checkpoint = await this.readModels.getCheckpoint(projection.name);
-    const events = await this.store.readAll({ after: checkpoint ?? 0n, maxCount: max });
-    if (events.length === 0) return;
-    const handles = new Set(projection.handles);
+  /**
+   * Feeds the log after the lowest checkpoint to every projection behind it, in one commit of all their batches
+   * with their checkpoints (as the service's projection runner does); answers whether there was anything to do.
+   */
+  private async project(max: number): Promise<boolean> {
+    const checkpoints = new Map<Projection, bigint>();
+    for (const p of this.projections) checkpoints.set(p, (await this.readModels.getCheckpoint(p.name)) ?? 0n);
+    const lowest = [...checkpoints.values()].reduce((a, b) => (a < b ? a : b));
+    const events = await this.store.readAll({ after: lowest, maxCount: max });
+    if (events.length === 0) return false;
     const position = events.at(-1)!.position;
-    await this.readModels.commitBatch(projection.name, checkpoint, position, async (tx) => {
-      if (this.faults.failCommit(projection.name)) throw new SimulatedFault(`read-model write of ${projection.name}`);
+    const behind = this.projections.filter((p) => checkpoints.get(p)! < position);
+    const commits = behind.map((p) => ({
+      projection: p.name,
+      expected: (checkpoints.get(p)! === 0n ? undefined : checkpoints.get(p)) as bigint | undefined,
+      position,
+    }));
+    await this.readModels.commitBatches(commits, async (tx) => {
+      if (this.faults.failCommit('read models')) throw new SimulatedFault('a read-model write failed');
       const recording = this.recording(tx);
-      for (const event of events) if (handles.has(event.type)) await projection.apply(event, recording);
+      for (const projection of behind) {
+        const handles = new Set(projection.handles);
+        const after = checkpoints.get(projection)!;
+        for (const event of events)
+          if (event.position > after && handles.has(event.type)) await projection.apply(event, recording);
+      }
     });
+    return true;
   }
 
   /** Projects until every projection is at the head of the log (no faults on the way). */
   async catchUp(): Promise<void> {
-    const head = await this.store.headPosition();
-    for (const projection of this.projections) {
-      for (;;) {
-        const checkpoint = (await this.readModels.getCheckpoint(projection.name)) ?? 0n;
-        if (checkpoint >= head) break;
-        await this.project(projection, 500);
-      }
-    }
+    while (await this.project(1000));
   }
 
   /** Drops a projection's documents and checkpoint: it replays the log from the start. */

@@ -26,8 +26,13 @@ export class Random {
   }
   /** A uuid (version 4 layout) drawn from the seed. */
   uuid(): string {
-    const hex = (n: number) => Array.from({ length: n }, () => this.int(16).toString(16)).join('');
-    return `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[this.int(4)]}${hex(3)}-${hex(12)}`;
+    const word = () =>
+      Math.floor(this.next() * 0x1_0000_0000)
+        .toString(16)
+        .padStart(8, '0');
+    const h = word() + word() + word() + word();
+    const variant = '89ab'[this.int(4)];
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20)}`;
   }
 }
 
@@ -117,7 +122,11 @@ export class Scheduler {
     const saved = { setTimeout, clearTimeout, random: Math.random, now: Date.now, monotonic: performance.now };
     const g = globalThis as unknown as Record<string, unknown>;
     g.setTimeout = (fn: (...args: unknown[]) => void, ms = 0, ...args: unknown[]) => {
-      const timer: Timer = { at: this.clock.now().getTime() + Math.max(0, ms), seq: this.seq++, fn: () => fn(...args) };
+      const timer: Timer = {
+        at: this.clock.now().getTime() + Math.max(0, ms),
+        seq: this.seq++,
+        fn: () => fn(...args),
+      };
       this.timers.push(timer);
       return virtualHandle(timer);
     };

@@ -4,6 +4,7 @@ import { plantedFaults, type PlantedFault } from '#domain/planted-faults.js';
 import { describeRun } from './report.js';
 import { shrink } from './shrink.js';
 import { simulate, type SimulationResult } from './simulation.js';
+import { OPERATIONS } from './workload.js';
 
 /** The seeds CI runs, and the steps of each run. */
 const CI_SEEDS = 100;
@@ -53,10 +54,16 @@ describe('the simulator', () => {
 describe('regressions the simulator found', () => {
   // Two requests with one Idempotency-Key in one process, the platform's clock moved forward between their claims:
   // the later claimant saw the first claim's lease as over and ran the request a second time (double funding).
-  it.each([5, 11])('a key claimed in this process is not taken over while its request runs (seed %i)', async (seed) => {
-    const result = await simulate({ seed, steps: 250 });
-    expect(result.failure === undefined ? 'ok' : describeRun(result)).toBe('ok');
-  });
+  // Found with requests kept in flight for many steps (a low pace) and a workload of keyed funding.
+  const keyedFunding = Object.fromEntries(OPERATIONS.map((op) => [op.name, 0]));
+  Object.assign(keyedFunding, { fund: 60, advanceClock: 12, createCustomer: 6 });
+  it.each([3, 14, 20])(
+    'a key claimed in this process is not taken over while its request runs (seed %i)',
+    async (seed) => {
+      const result = await simulate({ seed, steps: 300, pace: 4, mix: keyedFunding });
+      expect(result.failure === undefined ? 'ok' : describeRun(result)).toBe('ok');
+    },
+  );
 });
 
 describe('planted faults are caught within the CI seeds', () => {

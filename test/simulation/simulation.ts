@@ -17,9 +17,10 @@ import {
   checkUniqueness,
 } from './invariants.js';
 import { checkCardHoldsReleased, checkCards } from './invariants-cards.js';
+import { checkQuotes } from './invariants-payments.js';
 import { SimProcess } from './process.js';
 import { Random, Scheduler } from './scheduler.js';
-import { createPlatforms, expectedFailure, outcome, pickOperation } from './workload.js';
+import { createPlatforms, expectedFailure, outcome, pickOperation, type WorkloadMix } from './workload.js';
 import { World } from './world.js';
 
 export interface SimulationOptions {
@@ -27,6 +28,13 @@ export interface SimulationOptions {
   steps: number;
   /** How often faults strike (default: the rates CI runs with). */
   faults?: Partial<FaultRates>;
+  /**
+   * Fewer than this many operations complete per step (default 24, about what the requests started need, or 4 for
+   * every fourth seed): a low pace keeps requests in flight for many steps, and the clock moves under them.
+   */
+  pace?: number;
+  /** Other weights for some operations (see OPERATIONS in workload.ts). */
+  mix?: WorkloadMix;
   /** Check the invariants that read the whole log every this many steps (default 250). */
   checkEvery?: number;
 }
@@ -50,6 +58,8 @@ export interface SimulationResult {
     events: number;
     completions: number;
     restarts: number;
+    /** Virtual time the run took (ms on its clock). */
+    virtualMs: number;
     /** How many times the invariants over the whole log were checked. */
     checks: number;
     operations: Record<string, number>;
@@ -67,12 +77,14 @@ class Run {
   readonly faults: SeededFaults;
   process: SimProcess;
   restarts = 0;
+  readonly started: number;
   readonly operations: Record<string, number> = {};
 
   constructor(readonly options: SimulationOptions) {
     this.random = new Random(options.seed);
     this.scheduler = new Scheduler(this.random);
     this.faults = new SeededFaults(this.random, options.faults);
+    this.started = this.scheduler.clock.now().getTime();
     this.process = this.start();
   }
 
@@ -92,7 +104,7 @@ class Run {
   restart(step: number): void {
     this.process.stop();
     this.scheduler.dropAll();
-    for (const key of this.world.runningKeys) this.world.interruptedKeys.add(key);
+    for (const key of this.world.runningKeys.keys()) this.world.interruptedKeys.add(key);
     this.world.runningKeys.clear();
     IdempotencyService.inFlight.clear();
     this.process = this.start();
@@ -104,7 +116,7 @@ class Run {
 
   /** Starts one request of the workload (not awaited: requests overlap as the scheduler interleaves them). */
   launch(step: number): void {
-    const op = pickOperation(this.random);
+    const op = pickOperation(this.random, this.options.mix);
     this.operations[op.name] = (this.operations[op.name] ?? 0) + 1;
     const generation = this.scheduler.generation;
     op.run(this.process, this.world, this.random, step).then(
@@ -129,6 +141,7 @@ class Run {
     checkUniqueness(this.log);
     checkAgents(this.log, this.world);
     checkCards(this.log, this.world);
+    checkQuotes(this.log, this.world);
   }
 }
 
@@ -141,15 +154,17 @@ async function step(run: Run, n: number): Promise<void> {
     const projection = random.pick(allProjections);
     run.world.record(`${n} replay ${projection.name}`);
     void run.process.projector.reset(projection);
-  } else if (roll < 0.12) void run.process.projector.tick().catch(() => undefined);
-  else if (roll < 0.13) {
-    const jump = random.int(90 * 60_000);
+  } else if (roll < 0.2) void run.process.projector.tick().catch(() => undefined);
+  else if (roll < 0.21) {
+    // Mostly a little time passing; now and then a jump of hours.
+    const jump = random.chance(0.8) ? random.int(120_000) : random.int(3 * 3_600_000);
     scheduler.clock.advance(jump);
     run.world.record(`${n} clock +${jump}`);
     // The worker's timer poll: jobs due on the moved clock become runnable.
     void run.process.jobs.promoteDue();
   } else run.launch(n);
-  const completions = random.int(4);
+  // About as many completions as the requests started need, so that requests live for some steps, not the whole run.
+  const completions = random.int(run.options.pace ?? (run.options.seed % 4 === 0 ? 4 : 24));
   for (let i = 0; i < completions; i++) if (!(await scheduler.step())) break;
 }
 
@@ -253,6 +268,7 @@ function result(run: Run, steps: number, failure?: Failure): SimulationResult {
       events: run.log.all.length,
       completions: run.scheduler.completed,
       restarts: run.restarts,
+      virtualMs: run.scheduler.clock.now().getTime() - run.started,
       checks: run.checks,
       operations: run.operations,
     },

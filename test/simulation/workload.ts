@@ -10,9 +10,10 @@ import { AdvanceSandboxClockCommand } from '#application/sandbox-clock/sandbox-c
 import type { SimProcess } from './process.js';
 import { agentSpend, createAgent } from './workload-agents.js';
 import { authorizeCard, changeCard, createCard } from './workload-cards.js';
+import { createQuote, executeQuote } from './workload-quotes.js';
 import { SimulatedFault } from './projector.js';
 import type { Random } from './scheduler.js';
-import type { SimPlatform, World } from './world.js';
+import type { KeyedRequest, SimPlatform, World } from './world.js';
 
 export const CURRENCIES = ['USD', 'EUR'];
 
@@ -97,21 +98,29 @@ export const fund: Operation = async (process, world, random) => {
   }
   // Now and then the same key with another request (must be refused, 422).
   const body = random.chance(0.05) ? { ...request, amount: request.amount + 1 } : request;
-  const actor = actorOf(platform.id, `idem-${request.key}`);
-  const start = await process.idempotency.begin(actor, request.key, {
+  // Now and then sent twice at once (a client's retry racing its first try).
+  if (!random.chance(0.25)) return sendFunding(process, world, platform, body);
+  const both = await Promise.allSettled([0, 1].map(() => sendFunding(process, world, platform, body)));
+  const answers = both.map((o) => (o.status === 'fulfilled' ? o.value : `failed ${outcome(o.reason)}`));
+  return `raced: ${answers.join('; ')}`;
+};
+
+/** One funding request under its key, as the HTTP layer runs it (the key claimed, the request run, its answer kept). */
+async function sendFunding(process: SimProcess, world: World, platform: SimPlatform, body: KeyedRequest) {
+  const actor = actorOf(platform.id, `idem-${body.key}`);
+  const start = await process.idempotency.begin(actor, body.key, {
     method: 'POST',
     path: `/sandbox/internal-accounts/${body.accountId}/fund`,
     body: { amount: body.amount },
   });
-  const name = `${world.platforms.indexOf(platform)}/${request.key}`;
+  const name = `${world.platforms.indexOf(platform)}/${body.key}`;
   if (start.kind === 'replay') return `${name} replayed ${JSON.stringify(start.response.body)}`;
   world.record(`fund ${name} runs`);
-  const running = `${platform.id} ${request.key}`;
-  world.runningKeys.add(running);
+  const running = `${platform.id} ${body.key}`;
+  world.runningKeys.set(running, (world.runningKeys.get(running) ?? 0) + 1);
   try {
-    const transferId = await process.fund.execute(
-      new FundInternalAccountCommand(body.accountId, BigInt(body.amount), actor),
-    );
+    const command = new FundInternalAccountCommand(body.accountId, BigInt(body.amount), actor);
+    const transferId = await process.fund.execute(command);
     await start.complete({ status: 200, body: { transferId } });
     world.ackTransfer(platform.id, transferId);
     return `${name} funded ${transferId}`;
@@ -122,9 +131,11 @@ export const fund: Operation = async (process, world, random) => {
     else await start.release();
     throw error;
   } finally {
-    world.runningKeys.delete(running);
+    const left = (world.runningKeys.get(running) ?? 1) - 1;
+    if (left > 0) world.runningKeys.set(running, left);
+    else world.runningKeys.delete(running);
   }
-};
+}
 
 function sameCurrencyPair(world: World, platform: SimPlatform, random: Random) {
   const accounts = world.accountsOf(platform.id);
@@ -225,7 +236,7 @@ export const resolveHold: Operation = async (process, world, random) => {
 /** A sandbox platform's clock moves forward (its own time only). */
 export const advanceClock: Operation = async (process, world, random) => {
   const platform = random.pick(world.platforms.filter((p) => p.sandbox));
-  const byMs = 1 + random.int(30 * 60_000);
+  const byMs = 1 + (random.chance(0.8) ? random.int(60_000) : random.int(30 * 60_000));
   await process.advanceClock.execute(new AdvanceSandboxClockCommand(byMs, actorOf(platform.id, 'clock')));
   return `advanced ${byMs}`;
 };
@@ -243,14 +254,20 @@ export const OPERATIONS: { name: string; weight: number; run: Operation }[] = [
   { name: 'createCard', weight: 2, run: createCard },
   { name: 'authorizeCard', weight: 18, run: authorizeCard },
   { name: 'changeCard', weight: 4, run: changeCard },
+  { name: 'createQuote', weight: 10, run: createQuote },
+  { name: 'executeQuote', weight: 10, run: executeQuote },
 ];
 
-export function pickOperation(random: Random): { name: string; run: Operation } {
-  const total = OPERATIONS.reduce((sum, op) => sum + op.weight, 0);
+/** A workload's mix: weights by operation name that replace the default ones (0 leaves an operation out). */
+export type WorkloadMix = Partial<Record<string, number>>;
+
+export function pickOperation(random: Random, mix: WorkloadMix = {}): { name: string; run: Operation } {
+  const weighted = OPERATIONS.map((op) => ({ ...op, weight: mix[op.name] ?? op.weight }));
+  const total = weighted.reduce((sum, op) => sum + op.weight, 0);
   let at = random.int(total);
-  for (const op of OPERATIONS) {
+  for (const op of weighted) {
     if (at < op.weight) return op;
     at -= op.weight;
   }
-  return OPERATIONS[0];
+  return weighted[0];
 }

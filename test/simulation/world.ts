@@ -49,28 +49,40 @@ export class World {
   readonly agents: { id: string; platformId: string; accountId: string }[] = [];
   /** Cards the workload created (issued or not). */
   readonly cards: { id: string; platformId: string; customerId: string }[] = [];
+  /** Quotes the workload created. */
+  readonly quotes: { id: string; platformId: string }[] = [];
   /** Keyed requests running now (platform id and key), and those a restart cut off while they ran. */
-  readonly runningKeys = new Set<string>();
+  readonly runningKeys = new Map<string, number>();
   readonly interruptedKeys = new Set<string>();
   /** Every (collection, id) the projector wrote. */
   readonly touched = new Map<string, Set<string>>();
   private readonly trace = createHash('sha256');
-  private readonly recent: string[] = [];
+  /** The trace's lines not hashed yet (hashed in chunks), which are also the last lines a failure report shows. */
+  private pending: string[] = [];
+  private previous: string[] = [];
   traceLines = 0;
 
   /** Adds a line to the trace (its hash is the run's fingerprint); the last lines are kept for a failure report. */
   record(line: string): void {
-    this.trace.update(line).update('\n');
+    this.pending.push(line);
     this.traceLines++;
-    this.recent.push(line);
-    if (this.recent.length > 40 && !process.env.SIM_FULL_TRACE) this.recent.shift();
+    if (this.pending.length >= 1000) this.flush();
   }
 
-  lastLines(): string[] {
-    return [...this.recent];
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.trace.update(this.pending.join('\n') + '\n');
+    this.previous = this.pending;
+    this.pending = [];
+  }
+
+  /** The last `count` lines of the trace. */
+  lastLines(count = 40): string[] {
+    return [...this.previous, ...this.pending].slice(-count);
   }
 
   hash(): string {
+    this.flush();
     return this.trace.copy().digest('hex');
   }
 
