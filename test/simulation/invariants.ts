@@ -112,6 +112,11 @@ export function checkStreams(log: MemoryLog, world: World): void {
   for (const [name, events] of log.streams) {
     const broken = verifyChain(events);
     if (broken) fail('the hash chain verifies', `${broken.reason} at revision ${broken.revision}`, name);
+    for (const e of events) {
+      const own = (e.data as { platformId?: unknown }).platformId;
+      if (typeof own === 'string' && typeof e.metadata.platformId === 'string' && own !== e.metadata.platformId)
+        fail('platform isolation', `${e.type} of ${own} written by ${e.metadata.platformId}`, name);
+    }
     const owner = ownerOf.get(name);
     if (!owner) continue;
     for (const e of events)

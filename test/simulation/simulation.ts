@@ -259,6 +259,11 @@ function failureOf(run: Run, step: number, error: InvariantViolation): Failure {
 
 function result(run: Run, steps: number, failure?: Failure): SimulationResult {
   run.world.record(`events ${run.log.all.length}`);
+  // The log itself is part of the fingerprint: each stream's last hash covers every event's data and metadata.
+  for (const name of [...run.log.streams.keys()].sort()) {
+    const last = run.log.streams.get(name)!.at(-1)!;
+    run.world.record(`${name}@${last.revision} ${String(last.metadata.hash)}`);
+  }
   return {
     seed: run.options.seed,
     steps,
