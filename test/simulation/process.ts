@@ -24,6 +24,7 @@ import { IdempotencyService } from '#application/idempotency/idempotency-service
 import { FundInternalAccountHandler } from '#application/payments/ledger/fund-commands.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { AdvanceSandboxClockHandler } from '#application/sandbox-clock/sandbox-clock.js';
+import { heldReadModels } from './held-read-models.js';
 import { SimProjector, SimulatedFault } from './projector.js';
 import type { Random, Scheduler } from './scheduler.js';
 
@@ -79,9 +80,10 @@ export class SimProcess {
   readonly executeQuote: ExecuteQuoteHandler;
   private readonly workers: Worker[];
 
+  readonly readModels: ReadModelStore;
+
   constructor(
-    durable: { log: MemoryLog; jobs: MemoryJobStore },
-    readonly readModels: ReadModelStore,
+    durable: { log: MemoryLog; jobs: MemoryJobStore; readModels: ReadModelStore },
     scheduler: Scheduler,
     random: Random,
     faults: FaultPlan,
@@ -89,6 +91,8 @@ export class SimProcess {
     touched: Map<string, Set<string>>,
   ) {
     const generation = scheduler.generation;
+    this.readModels = heldReadModels(durable.readModels, scheduler);
+    const readModels = this.readModels;
     this.store = new MemoryEventStore({
       log: durable.log,
       clock: scheduler.clock,

@@ -90,8 +90,7 @@ class Run {
 
   start(): SimProcess {
     return new SimProcess(
-      { log: this.log, jobs: this.jobStore },
-      this.readModels,
+      { log: this.log, jobs: this.jobStore, readModels: this.readModels },
       this.scheduler,
       this.random,
       this.faults,
