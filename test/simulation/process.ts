@@ -9,6 +9,8 @@ import { CardAuthorizations } from '#application/cards/card-authorizations.js';
 import { CardLocks } from '#application/cards/card-commands.js';
 import { CARD_PROVISIONING_QUEUE } from '#application/cards/card-jobs.js';
 import { CreateQuoteHandler, ExecuteQuoteHandler } from '#application/payments/quotes/quote-commands.js';
+import { CreateExternalAccountHandler } from '#application/external-accounts/external-account-commands.js';
+import { TransferInHandler, TransferOutHandler } from '#application/payments/transfers/transfer-commands.js';
 import { handleTimer } from '#application/payments/timers/timer-handler.js';
 import { PaymentProcess } from '#application/payments/transactions/payment-process.js';
 import { TIMER_QUEUE, type TimerJob } from '#domain/payments/timers/timers.js';
@@ -78,6 +80,9 @@ export class SimProcess {
   readonly payments: PaymentProcess;
   readonly createQuote: CreateQuoteHandler;
   readonly executeQuote: ExecuteQuoteHandler;
+  readonly createExternalAccount: CreateExternalAccountHandler;
+  readonly transferOut: TransferOutHandler;
+  readonly transferIn: TransferInHandler;
   private readonly workers: Worker[];
 
   readonly readModels: ReadModelStore;
@@ -120,7 +125,8 @@ export class SimProcess {
     const ids: IdGenerator = { uuid: () => random.uuid() };
     this.ctx = new CommandContext(this.runner, this.clocks, ids);
     this.idempotency = new IdempotencyService(this.runner, this.clocks, ids, clearBox);
-    this.createCustomer = new CreateCustomerHandler(this.ctx, new IdentityClaims(this.runner, this.store, this.clocks));
+    const claims = new IdentityClaims(this.runner, this.store, this.clocks);
+    this.createCustomer = new CreateCustomerHandler(this.ctx, claims);
     this.fund = new FundInternalAccountHandler(this.ctx, readModels);
     this.jobs = new MemoryJobQueue(scheduler.clock, durable.jobs, () => random.uuid());
     this.advanceClock = new AdvanceSandboxClockHandler(this.ctx, this.jobs);
@@ -136,6 +142,9 @@ export class SimProcess {
     this.payments = new PaymentProcess(this.runner, this.clocks, this.jobs);
     this.createQuote = new CreateQuoteHandler(this.ctx, this.payments, readModels);
     this.executeQuote = new ExecuteQuoteHandler(this.ctx, this.payments, readModels);
+    this.createExternalAccount = new CreateExternalAccountHandler(this.ctx, claims, readModels);
+    this.transferOut = new TransferOutHandler(this.runner, this.payments, readModels, this.clocks, ids);
+    this.transferIn = new TransferInHandler(this.runner, this.payments, readModels, this.clocks, ids);
     this.workers = [this.startCardWorker(faults), this.startTimers(faults)];
   }
 

@@ -17,7 +17,7 @@ import {
   checkUniqueness,
 } from './invariants.js';
 import { checkCardHoldsReleased, checkCards } from './invariants-cards.js';
-import { checkQuotes } from './invariants-payments.js';
+import { checkPayments } from './invariants-payments.js';
 import { SimProcess } from './process.js';
 import { Random, Scheduler } from './scheduler.js';
 import { createPlatforms, expectedFailure, outcome, pickOperation, type WorkloadMix } from './workload.js';
@@ -140,7 +140,7 @@ class Run {
     checkUniqueness(this.log);
     checkAgents(this.log, this.world);
     checkCards(this.log, this.world);
-    checkQuotes(this.log, this.world);
+    checkPayments(this.log, this.world);
   }
 }
 
@@ -206,6 +206,7 @@ async function finish(run: Run): Promise<void> {
   run.restart(run.options.steps + 1);
   await fireEveryTimer(run);
   checkCardHoldsReleased(run.log, run.world);
+  checkPayments(run.log, run.world, true);
   await settleAll(run, run.process.projector.catchUp());
   await run.checkLog();
   checkStreams(run.log, run.world);

@@ -11,6 +11,7 @@ import type { SimProcess } from './process.js';
 import { agentSpend, createAgent } from './workload-agents.js';
 import { authorizeCard, changeCard, createCard } from './workload-cards.js';
 import { createQuote, executeQuote } from './workload-quotes.js';
+import { createExternalAccount, transfer } from './workload-transfers.js';
 import { SimulatedFault } from './projector.js';
 import type { Random } from './scheduler.js';
 import type { KeyedRequest, SimPlatform, World } from './world.js';
@@ -256,6 +257,8 @@ export const OPERATIONS: { name: string; weight: number; run: Operation }[] = [
   { name: 'changeCard', weight: 4, run: changeCard },
   { name: 'createQuote', weight: 10, run: createQuote },
   { name: 'executeQuote', weight: 10, run: executeQuote },
+  { name: 'createExternalAccount', weight: 3, run: createExternalAccount },
+  { name: 'transfer', weight: 15, run: transfer },
 ];
 
 /** A workload's mix: weights by operation name that replace the default ones (0 leaves an operation out). */

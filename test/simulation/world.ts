@@ -49,6 +49,10 @@ export class World {
   readonly agents: { id: string; platformId: string; accountId: string }[] = [];
   /** Cards the workload created (issued or not). */
   readonly cards: { id: string; platformId: string; customerId: string }[] = [];
+  /** Customers' bank accounts, with the sandbox suffix that decides their transfers' outcomes. */
+  readonly externalAccounts: { id: string; customerId: string; platformId: string; suffix: string }[] = [];
+  /** Transfers in and out the workload started. */
+  readonly transactions: { id: string; platformId: string }[] = [];
   /** Quotes the workload created. */
   readonly quotes: { id: string; platformId: string }[] = [];
   /** Keyed requests running now (platform id and key), and those a restart cut off while they ran. */
