@@ -1,12 +1,11 @@
 import type { ReadModelStore } from '#read-models/read-model-store.js';
-import type { Scheduler } from './scheduler.js';
 
 /**
  * The read-model store as the simulated process sees it: every read and commit waits for the scheduler to let it
  * complete, so a read of the read models may come back before or after a commit that started later. The store itself
  * (the SQLite adapter on an in-memory database) is the durable state every process shares.
  */
-export function heldReadModels(store: ReadModelStore, scheduler: Scheduler): ReadModelStore {
+export function heldReadModels(store: ReadModelStore, hold: (label: string) => Promise<void>): ReadModelStore {
   const held = new Set<string>(['get', 'find', 'getCheckpoint', 'commitBatch', 'commitBatches', 'reset']);
   return new Proxy(store, {
     get(target, property, receiver) {
@@ -15,7 +14,7 @@ export function heldReadModels(store: ReadModelStore, scheduler: Scheduler): Rea
       const method = value as (...args: unknown[]) => unknown;
       if (!held.has(property)) return method.bind(target);
       return async (...args: unknown[]) => {
-        await scheduler.hold(`read models ${property}`);
+        await hold(`read models ${property}`);
         return method.apply(target, args);
       };
     },

@@ -77,8 +77,10 @@ export function checkIdempotency(log: MemoryLog, world: World): void {
       if (e.type !== 'TransferCreated' || typeof key !== 'string' || !key.startsWith('idem-')) continue;
       const at = Date.parse(String(e.data.createdAt));
       const first = firstAt.get(key);
-      // A request cut off by a crash after its effect leaves its key to the takeover rule (see docs/contributing.md).
-      const interrupted = world.interruptedKeys.has(`${platform.id} ${key.slice('idem-'.length)}`);
+      // A request cut off by a crash after its effect, or still running in another process when its claim's lease
+      // ended, leaves its key to the takeover rule (see docs/contributing.md).
+      const keyed = `${platform.id} ${key.slice('idem-'.length)}`;
+      const interrupted = world.interruptedKeys.has(keyed) || world.takenOverKeys.has(keyed);
       if (first !== undefined && at - first < IDEMPOTENCY_RETENTION_MS && !interrupted)
         fail(
           'idempotency: a key never has two effects',

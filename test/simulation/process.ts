@@ -86,6 +86,10 @@ export class SimProcess {
   private readonly workers: Worker[];
 
   readonly readModels: ReadModelStore;
+  /** Whether the process runs: a stopped one completes nothing more (its held operations never resume). */
+  alive = true;
+  /** Keyed requests running in this process (platform id and key), with how many run. */
+  readonly runningKeys = new Map<string, number>();
 
   constructor(
     durable: { log: MemoryLog; jobs: MemoryJobStore; readModels: ReadModelStore },
@@ -95,8 +99,11 @@ export class SimProcess {
     observer: Observer,
     touched: Map<string, Set<string>>,
   ) {
-    const generation = scheduler.generation;
-    this.readModels = heldReadModels(durable.readModels, scheduler);
+    const held = async (label: string) => {
+      await scheduler.hold(label);
+      if (!this.alive) await new Promise<never>(() => undefined);
+    };
+    this.readModels = heldReadModels(durable.readModels, held);
     const readModels = this.readModels;
     this.store = new MemoryEventStore({
       log: durable.log,
@@ -104,22 +111,21 @@ export class SimProcess {
       ids: () => random.uuid(),
       hooks: {
         before: async (operation, stream) => {
-          await scheduler.hold(`${operation} ${stream ?? 'all'}`);
+          await held(`${operation} ${stream ?? 'all'}`);
           if (operation === 'append' && faults.failBeforeAppend(stream!))
             throw new SimulatedFault(`append to ${stream} failed before it was written`);
         },
         afterAppend: async (stream, result) => {
-          await scheduler.hold(`ack ${stream}`);
+          await held(`ack ${stream}`);
           if (faults.failAfterAppend(stream))
             throw new SimulatedFault(`append to ${stream} failed after it was written`);
-          // A process that stopped meanwhile acknowledges nothing.
-          if (scheduler.generation === generation) observer.acknowledge(stream, result);
+          observer.acknowledge(stream, result);
         },
       },
     });
     this.runner = new CommandRunner(this.store, undefined, {
       eventIds: () => random.uuid(),
-      backoff: () => scheduler.hold('backoff'),
+      backoff: () => held('backoff'),
     });
     this.clocks = new PlatformClocks(this.store, scheduler.clock);
     const ids: IdGenerator = { uuid: () => random.uuid() };
@@ -187,6 +193,7 @@ export class SimProcess {
 
   /** The process stops: its workers take no more jobs (what they run is abandoned with its held operations). */
   stop(): void {
+    this.alive = false;
     for (const worker of this.workers) void worker.close();
   }
 }

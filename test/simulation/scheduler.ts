@@ -39,8 +39,6 @@ export class Random {
 /** An operation held until the scheduler lets it complete. */
 interface Pending {
   label: string;
-  /** The generation it belongs to: a restart drops every operation of the processes that stopped. */
-  generation: number;
   complete(): void;
 }
 
@@ -60,7 +58,6 @@ export class Scheduler {
   private pending: Pending[] = [];
   private timers: Timer[] = [];
   private seq = 0;
-  generation = 0;
   /** Operations completed so far (a measure of work, printed with the trace). */
   completed = 0;
 
@@ -73,7 +70,7 @@ export class Scheduler {
 
   /** A promise the scheduler resolves when it picks this operation. */
   hold(label: string): Promise<void> {
-    return new Promise<void>((resolve) => this.pending.push({ label, generation: this.generation, complete: resolve }));
+    return new Promise<void>((resolve) => this.pending.push({ label, complete: resolve }));
   }
 
   get busy(): boolean {
@@ -100,13 +97,6 @@ export class Scheduler {
   async drain(limit = 100_000): Promise<void> {
     for (let i = 0; i < limit; i++) if (!(await this.step())) return;
     throw new Error(`the simulation did not become idle within ${limit} completions`);
-  }
-
-  /** Every held operation and timer is forgotten (their process stopped): their promises never settle. */
-  dropAll(): void {
-    this.pending = [];
-    this.timers = [];
-    this.generation++;
   }
 
   private fireNextTimer(): void {

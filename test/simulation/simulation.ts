@@ -2,7 +2,6 @@ import { Logger } from '@nestjs/common';
 import { randomIds } from '#domain/ids.js';
 import { MemoryLog } from '#event-store/memory/event-store.js';
 import { MemoryJobStore } from '#jobs/memory/job-queue.js';
-import { IdempotencyService } from '#application/idempotency/idempotency-service.js';
 import { SqliteReadModelStore } from '#read-models/sqlite/read-model-store.js';
 import { allProjections } from '#read-models/projections/index.js';
 import { SeededFaults, type FaultRates } from './faults.js';
@@ -33,6 +32,8 @@ export interface SimulationOptions {
    * every fourth seed): a low pace keeps requests in flight for many steps, and the clock moves under them.
    */
   pace?: number;
+  /** How many processes run over the durable state (default 2 for odd seeds, else 1). */
+  processes?: number;
   /** Other weights for some operations (see OPERATIONS in workload.ts). */
   mix?: WorkloadMix;
   /** Check the invariants that read the whole log every this many steps (default 250). */
@@ -75,7 +76,8 @@ class Run {
   readonly jobStore = new MemoryJobStore();
   readonly readModels = new SqliteReadModelStore(':memory:', { commitThread: false });
   readonly faults: SeededFaults;
-  process: SimProcess;
+  /** The processes running over the durable state (one or two), each restarted on its own. */
+  readonly processes: SimProcess[];
   restarts = 0;
   readonly started: number;
   readonly operations: Record<string, number> = {};
@@ -85,7 +87,14 @@ class Run {
     this.scheduler = new Scheduler(this.random);
     this.faults = new SeededFaults(this.random, options.faults);
     this.started = this.scheduler.clock.now().getTime();
-    this.process = this.start();
+    const count = options.processes ?? (options.seed % 2 === 1 ? 2 : 1);
+    this.processes = Array.from({ length: count }, () => this.start());
+    this.world.liveProcesses = () => this.processes;
+  }
+
+  /** The first process (the one whose worker duties the run's end drives). */
+  get process(): SimProcess {
+    return this.processes[0];
   }
 
   start(): SimProcess {
@@ -99,29 +108,27 @@ class Run {
     );
   }
 
-  /** The process stops at once (whatever it was doing) and starts again from what is durable. */
-  restart(step: number): void {
-    this.process.stop();
-    this.scheduler.dropAll();
-    for (const key of this.world.runningKeys.keys()) this.world.interruptedKeys.add(key);
-    this.world.runningKeys.clear();
-    IdempotencyService.inFlight.clear();
-    this.process = this.start();
-    // Jobs the stopped process was running run again (at least once).
+  /** A process stops at once (whatever it was doing) and starts again from what is durable. */
+  restart(step: number, index = this.random.int(this.processes.length)): void {
+    const stopped = this.processes[index];
+    stopped.stop();
+    for (const key of stopped.runningKeys.keys()) this.world.interruptedKeys.add(key);
+    this.processes[index] = this.start();
+    // Jobs left running run again (at least once).
     this.jobStore.recoverActive();
     this.restarts++;
-    this.world.record(`${step} restart`);
+    this.world.record(`${step} restart ${index}`);
   }
 
   /** Starts one request of the workload (not awaited: requests overlap as the scheduler interleaves them). */
   launch(step: number): void {
     const op = pickOperation(this.random, this.options.mix);
     this.operations[op.name] = (this.operations[op.name] ?? 0) + 1;
-    const generation = this.scheduler.generation;
-    op.run(this.process, this.world, this.random, step).then(
+    const process = this.random.pick(this.processes);
+    op.run(process, this.world, this.random, step).then(
       (result) => this.world.record(`${step} ${op.name} ${result}`),
       (error: unknown) => {
-        if (this.scheduler.generation !== generation) return;
+        if (!process.alive) return;
         this.world.record(`${step} ${op.name} failed ${outcome(error)}`);
         if (!expectedFailure(error)) this.unexpected ??= { step, error };
       },
@@ -152,8 +159,12 @@ async function step(run: Run, n: number): Promise<void> {
   else if (roll < faults.rates.restart + faults.rates.replay) {
     const projection = random.pick(allProjections);
     run.world.record(`${n} replay ${projection.name}`);
-    void run.process.projector.reset(projection);
-  } else if (roll < 0.2) void run.process.projector.tick().catch(() => undefined);
+    void random.pick(run.processes).projector.reset(projection);
+  } else if (roll < 0.2)
+    void random
+      .pick(run.processes)
+      .projector.tick()
+      .catch(() => undefined);
   else if (roll < 0.21) {
     // Mostly a little time passing; now and then a jump of hours.
     const jump = random.chance(0.8) ? random.int(120_000) : random.int(3 * 3_600_000);
@@ -202,8 +213,8 @@ async function finish(run: Run): Promise<void> {
   await run.scheduler.drain();
   if (run.unexpected) throw unexpectedFailure(run.unexpected.error);
   await run.checkLog();
-  // A last restart: what was acknowledged survives it.
-  run.restart(run.options.steps + 1);
+  // A last restart of every process: what was acknowledged survives it.
+  for (const index of run.processes.keys()) run.restart(run.options.steps + 1, index);
   await fireEveryTimer(run);
   checkCardHoldsReleased(run.log, run.world);
   checkPayments(run.log, run.world, true);

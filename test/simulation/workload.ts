@@ -118,7 +118,10 @@ async function sendFunding(process: SimProcess, world: World, platform: SimPlatf
   if (start.kind === 'replay') return `${name} replayed ${JSON.stringify(start.response.body)}`;
   world.record(`fund ${name} runs`);
   const running = `${platform.id} ${body.key}`;
-  world.runningKeys.set(running, (world.runningKeys.get(running) ?? 0) + 1);
+  // Another process runs the key too: the claims' lease is the only guard across processes (see checkIdempotency).
+  if (world.liveProcesses().some((other) => other !== process && other.runningKeys.has(running)))
+    world.takenOverKeys.add(running);
+  process.runningKeys.set(running, (process.runningKeys.get(running) ?? 0) + 1);
   try {
     const command = new FundInternalAccountCommand(body.accountId, BigInt(body.amount), actor);
     const transferId = await process.fund.execute(command);
@@ -132,9 +135,9 @@ async function sendFunding(process: SimProcess, world: World, platform: SimPlatf
     else await start.release();
     throw error;
   } finally {
-    const left = (world.runningKeys.get(running) ?? 1) - 1;
-    if (left > 0) world.runningKeys.set(running, left);
-    else world.runningKeys.delete(running);
+    const left = (process.runningKeys.get(running) ?? 1) - 1;
+    if (left > 0) process.runningKeys.set(running, left);
+    else process.runningKeys.delete(running);
   }
 }
 

@@ -42,15 +42,23 @@ const WAIT_ROUND_MS = 50;
  * duplicates elsewhere poll the stream.
  */
 export class IdempotencyService {
-  /** Requests under way in this process, by key stream: from before a claim until the key is completed or released. */
-  static readonly inFlight = new Map<string, Promise<void>>();
+  /**
+   * Requests under way in each process (the process's one command runner), by key stream: from before a claim until
+   * the key is completed or released. Shared by the services of one process (the interceptor's and the uploads').
+   */
+  private static readonly inFlightOf = new WeakMap<CommandRunner, Map<string, Promise<void>>>();
+  private readonly inFlight: Map<string, Promise<void>>;
 
   constructor(
     private readonly runner: CommandRunner,
     private readonly clocks: PlatformClocks,
     private readonly ids: IdGenerator,
     private readonly box: SecretBox,
-  ) {}
+  ) {
+    const shared = IdempotencyService.inFlightOf.get(runner) ?? new Map<string, Promise<void>>();
+    IdempotencyService.inFlightOf.set(runner, shared);
+    this.inFlight = shared;
+  }
 
   async begin(actor: Actor, key: string, request: IdempotentRequest): Promise<IdempotencyStart> {
     const platformId = actor.platformId;
@@ -61,12 +69,12 @@ export class IdempotencyService {
     for (let round = 0; round < WAIT_ROUNDS; round++) {
       // A request with this key claiming or running in this process is waited for, never taken over: its lease may
       // seem over to a clock read later (a sandbox clock moved forward meanwhile), but its effect may be applied still.
-      const running = IdempotencyService.inFlight.get(stream);
+      const running = this.inFlight.get(stream);
       if (running) {
         await Promise.race([running, pause(WAIT_ROUND_MS * 20)]);
         continue;
       }
-      const local = enter(stream);
+      const local = enter(this.inFlight, stream);
       const claimId = this.ids.uuid();
       let outcome: ReturnType<typeof claimOutcome>;
       try {
@@ -168,14 +176,14 @@ interface LocalRequest {
   leave(): void;
 }
 
-/** Marks a request with the key's stream as under way in this process (see `IdempotencyService.inFlight`). */
-function enter(stream: string): LocalRequest {
+/** Marks a request with the key's stream as under way in this process (see `IdempotencyService.inFlightOf`). */
+function enter(inFlight: Map<string, Promise<void>>, stream: string): LocalRequest {
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
-  IdempotencyService.inFlight.set(stream, done);
+  inFlight.set(stream, done);
   return {
     leave() {
-      if (IdempotencyService.inFlight.get(stream) === done) IdempotencyService.inFlight.delete(stream);
+      if (inFlight.get(stream) === done) inFlight.delete(stream);
       finish();
     },
   };
