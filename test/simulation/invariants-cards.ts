@@ -11,8 +11,9 @@ const fail = (invariant: string, detail: string, ...streamNames: string[]): neve
 };
 
 /**
- * Cards keep their rules: a CLOSED card never changes state again, an authorization is approved only on an ACTIVE
- * card, and no approval passes the card's per-authorization or daily limit.
+ * Cards keep their rules: a CLOSED card never changes state again, no approval is recorded on a card that is CLOSED
+ * or not issued yet (one decided before a freeze stands: card-authorization.ts), and no approval passes the card's
+ * per-authorization or daily limit.
  */
 export function checkCards(log: MemoryLog, world: World): void {
   for (const card of world.cards) {
@@ -27,7 +28,8 @@ export function checkCards(log: MemoryLog, world: World): void {
       if (event.type === 'CardAuthorizationRecorded') {
         const authorization = event.data.authorization as CardAuthorizationRecord;
         if (authorization.status === 'APPROVED') {
-          if (before !== 'ACTIVE') fail('cards: approved only when ACTIVE', `approved on a ${before} card`, stream);
+          if (before !== 'ACTIVE' && before !== 'FROZEN')
+            fail('cards: no approval on a closed or unissued card', `approved on a ${before} card`, stream);
           const amount = BigInt(authorization.amount);
           const day = authorization.createdAt.slice(0, 10);
           daily.set(day, (daily.get(day) ?? 0n) + amount);
