@@ -63,6 +63,8 @@ export interface CommandRunnerOptions {
   transientRetries?: number;
   /** Waits before the nth transient retry (from 1); exponential from 50 ms by default. */
   backoff?: (retry: number) => Promise<void>;
+  /** The ids given to decided events (default: random uuids); a simulation's are drawn from its seed. */
+  eventIds?: () => string;
   /** When deciders that declare a snapshot codec have their state snapshotted (see StreamSnapshots). */
   snapshots?: SnapshotOptions;
 }

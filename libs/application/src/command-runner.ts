@@ -258,7 +258,7 @@ export class CommandRunner {
         continue;
       }
       // Serialized once, here, as decided (before evolve): the size check and the store's row use the same JSON.
-      const stored = serializedEvents(events, item.metadata);
+      const stored = serializedEvents(events, item.metadata, this.options.eventIds);
       const size = appendBytes(stored);
       if (size > this.store.maxAppendBytes) {
         out.refused.push({ item, error: tooLarge(streamName, size, this.store.maxAppendBytes) });

@@ -40,10 +40,11 @@ export interface SerializedEvent {
 export function serializedEvents(
   events: readonly { type: string; data: unknown }[],
   metadata: EventMetadata,
+  newId: () => string = randomUUID,
 ): NewEvent[] {
   const metadataJson = JSON.stringify(metadata ?? {});
   return events.map(({ type, data }) => ({
-    id: randomUUID(),
+    id: newId(),
     type,
     data: data as Record<string, unknown>,
     metadata,

@@ -1,3 +1,4 @@
+import { plantedFaults } from '#domain/planted-faults.js';
 import type { Event } from '#domain/decider.js';
 import type { RecordedEvent } from '#event-store/event-store.js';
 import type { Doc, IndexSpec, ProjectionTransaction } from './read-model-store.js';
@@ -64,6 +65,8 @@ export function defineProjection<E extends Event>({ on, ...declaration }: Projec
     async apply(recorded, tx) {
       const handler = handlers[recorded.type];
       if (handler) await handler({ type: recorded.type, data: recorded.data } as E, tx, recorded);
+      if (handler && plantedFaults.applyProjectionTwice)
+        await handler({ type: recorded.type, data: recorded.data } as E, tx, recorded);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { plantedFaults } from '#domain/planted-faults.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { cardDecider } from '#domain/cards/card.js';
 import {
@@ -51,6 +52,7 @@ export class IdentityClaims {
 
   /** Claims every key for `owner`, in order; on a refusal the keys already claimed are released. */
   async claim(keys: ClaimKey[], owner: ClaimOwner, actor: Actor): Promise<void> {
+    if (plantedFaults.skipUniquenessClaim) return;
     const held: ClaimKey[] = [];
     try {
       for (const key of keys) {

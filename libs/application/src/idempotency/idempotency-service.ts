@@ -42,14 +42,23 @@ const WAIT_ROUND_MS = 50;
  * duplicates elsewhere poll the stream.
  */
 export class IdempotencyService {
-  private static readonly inFlight = new Map<string, Promise<void>>();
+  /**
+   * Requests under way in each process (the process's one command runner), by key stream: from before a claim until
+   * the key is completed or released. Shared by the services of one process (the interceptor's and the uploads').
+   */
+  private static readonly inFlightOf = new WeakMap<CommandRunner, Map<string, Promise<void>>>();
+  private readonly inFlight: Map<string, Promise<void>>;
 
   constructor(
     private readonly runner: CommandRunner,
     private readonly clocks: PlatformClocks,
     private readonly ids: IdGenerator,
     private readonly box: SecretBox,
-  ) {}
+  ) {
+    const shared = IdempotencyService.inFlightOf.get(runner) ?? new Map<string, Promise<void>>();
+    IdempotencyService.inFlightOf.set(runner, shared);
+    this.inFlight = shared;
+  }
 
   async begin(actor: Actor, key: string, request: IdempotentRequest): Promise<IdempotencyStart> {
     const platformId = actor.platformId;
@@ -58,30 +67,39 @@ export class IdempotencyService {
     const metadata = { ...actor };
     const clock = await this.clocks.forPlatform(platformId);
     for (let round = 0; round < WAIT_ROUNDS; round++) {
-      const claimId = this.ids.uuid();
-      const { state } = await this.runner.run(
-        stream,
-        idempotencyDecider,
-        { type: 'ClaimKey', platformId, claimId, requestHash: hash, now: clock.now() },
-        { metadata, answersAfter: 'append' },
-      );
-      const outcome = claimOutcome(state, claimId, hash);
-      switch (outcome.kind) {
-        case 'mismatch':
-          throw new DomainError(
-            'unprocessable',
-            'IDEMPOTENCY_KEY_REUSED',
-            'this Idempotency-Key was used with a different request',
-          );
-        case 'replay':
-          return { kind: 'replay', response: this.open(stream, outcome.response) };
-        case 'owner':
-          return this.ownerHandle(stream, platformId, claimId, metadata, clock);
-        case 'in_progress': {
-          const first = IdempotencyService.inFlight.get(stream);
-          await (first ? Promise.race([first, pause(WAIT_ROUND_MS * 20)]) : pause(WAIT_ROUND_MS));
-        }
+      // A request with this key claiming or running in this process is waited for, never taken over: its lease may
+      // seem over to a clock read later (a sandbox clock moved forward meanwhile), but its effect may be applied still.
+      const running = this.inFlight.get(stream);
+      if (running) {
+        await Promise.race([running, pause(WAIT_ROUND_MS * 20)]);
+        continue;
       }
+      const local = enter(this.inFlight, stream);
+      const claimId = this.ids.uuid();
+      let outcome: ReturnType<typeof claimOutcome>;
+      try {
+        const { state } = await this.runner.run(
+          stream,
+          idempotencyDecider,
+          { type: 'ClaimKey', platformId, claimId, requestHash: hash, now: clock.now() },
+          { metadata, answersAfter: 'append' },
+        );
+        outcome = claimOutcome(state, claimId, hash);
+      } catch (error) {
+        local.leave();
+        throw error;
+      }
+      if (outcome.kind === 'owner') return this.ownerHandle(stream, platformId, claimId, metadata, clock, local);
+      local.leave();
+      if (outcome.kind === 'mismatch')
+        throw new DomainError(
+          'unprocessable',
+          'IDEMPOTENCY_KEY_REUSED',
+          'this Idempotency-Key was used with a different request',
+        );
+      if (outcome.kind === 'replay') return { kind: 'replay', response: this.open(stream, outcome.response) };
+      // In progress in another process: look again shortly.
+      await pause(WAIT_ROUND_MS);
     }
     throw new DomainError(
       'conflict',
@@ -96,16 +114,13 @@ export class IdempotencyService {
     claimId: string,
     metadata: EventMetadata,
     clock: Clock,
+    local: LocalRequest,
   ): IdempotencyStart {
-    let finish!: () => void;
-    const done = new Promise<void>((resolve) => (finish = resolve));
-    IdempotencyService.inFlight.set(stream, done);
     const settle = async (work: () => Promise<unknown>) => {
       try {
         await work();
       } finally {
-        if (IdempotencyService.inFlight.get(stream) === done) IdempotencyService.inFlight.delete(stream);
-        finish();
+        local.leave();
       }
     };
     return {
@@ -155,5 +170,23 @@ export class IdempotencyService {
 }
 
 const responseContext = (stream: string) => `idempotent-response:${stream}`;
+
+/** A request of this process with a key, from before its claim until it completes or releases the key. */
+interface LocalRequest {
+  leave(): void;
+}
+
+/** Marks a request with the key's stream as under way in this process (see `IdempotencyService.inFlightOf`). */
+function enter(inFlight: Map<string, Promise<void>>, stream: string): LocalRequest {
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  inFlight.set(stream, done);
+  return {
+    leave() {
+      if (inFlight.get(stream) === done) inFlight.delete(stream);
+      finish();
+    },
+  };
+}
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

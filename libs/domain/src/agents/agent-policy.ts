@@ -1,3 +1,4 @@
+import { plantedFaults } from '../planted-faults.js';
 import { DomainError, notFound } from '../errors.js';
 import { CURRENCIES, MAX_JSON_AMOUNT, currency, formatAmount } from '../money.js';
 import { conversionRate, pow10, scaleUp } from '../payments/rates/rate-table.js';
@@ -140,7 +141,7 @@ function checkVelocity(state: ExistingAgent, limits: SpendingLimits, amount: big
   let dailyCount = usage.dailyTransactionCount;
   let daily = BigInt(usage.dailySpend);
   let monthly = BigInt(usage.monthlySpend);
-  for (const r of state.reservations.values()) {
+  for (const r of plantedFaults.skipAgentReservation ? [] : state.reservations.values()) {
     const reserved = convertAmount(BigInt(r.amount), r.currency, limits.currency);
     if (r.day === usage.day) {
       dailyCount += 1;

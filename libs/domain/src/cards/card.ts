@@ -1,3 +1,4 @@
+import { plantedFaults } from '../planted-faults.js';
 import { unreachable, type Decider } from '../decider.js';
 import { DomainError, conflict, notFound } from '../errors.js';
 import { decideAuthorization, reverseOpenAuthorizations } from './card-authorization.js';
@@ -191,8 +192,8 @@ function decideUpdate(cmd: CommandOf<'UpdateCard'>, state: ExistingCard): CardEv
   if (cmd.requestId !== undefined && state.signedRequests.has(cmd.requestId)) throw requestAlreadyUsed();
   requireCardChanges(cmd);
   // Every check runs before any event is produced, so a refused request changes nothing.
-  if (cmd.state !== undefined && !ALLOWED[card.state].includes(cmd.state))
-    throw invalidTransition(card.state, cmd.state);
+  const allowed = plantedFaults.reopenClosedCard && card.state === 'CLOSED' ? ['ACTIVE'] : ALLOWED[card.state];
+  if (cmd.state !== undefined && !allowed.includes(cmd.state)) throw invalidTransition(card.state, cmd.state);
   if (cmd.fundingSources !== undefined && card.state === 'CLOSED')
     throw invalidTransition('CLOSED', 'new funding sources');
   if (cmd.spendingControls !== undefined && card.state === 'CLOSED')

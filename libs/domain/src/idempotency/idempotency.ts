@@ -3,6 +3,7 @@ import type { Decider } from '../decider.js';
 import { conflict } from '../errors.js';
 import { derivedUuid } from '../payments/transfers/payment-legs.js';
 import { canonicalJson } from '../canonical-json.js';
+import { plantedFaults } from '../planted-faults.js';
 
 /**
  * Idempotency keys live in the write path: one stream per platform and key. The first request
@@ -76,7 +77,7 @@ export type IdempotencyCommand =
 /** Whether a claim may be (re)taken: never claimed, released, expired, or abandoned mid-request. */
 function claimable(state: IdempotencyState, now: Date): boolean {
   const c = state.claim;
-  if (!c || c.released) return true;
+  if (!c || c.released || plantedFaults.dropIdempotencyRecord) return true;
   if (state.response) return now.getTime() >= Date.parse(c.expiresAt);
   return now.getTime() >= Date.parse(c.leaseUntil);
 }

@@ -1,6 +1,7 @@
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid } from '../errors.js';
 import { formatAmount, MAX_JSON_AMOUNT } from '../money.js';
+import { plantedFaults } from '../planted-faults.js';
 import { ledgerSnapshot } from './ledger-snapshot.js';
 import {
   ledgerAccount,
@@ -265,7 +266,7 @@ export function evolveLedger(state: LedgerState, event: LedgerEvent): LedgerStat
         credit.creditsPending += amount;
       } else {
         debit.debitsPosted += amount;
-        credit.creditsPosted += amount;
+        credit.creditsPosted += plantedFaults.unbalancedTransfer ? amount + 1n : amount;
       }
       state.transfers.set(d.id, { ...d, amount, pending: d.pending });
       break;

@@ -1,0 +1,62 @@
+import { CreateExternalAccountCommand } from '#application/external-accounts/external-account-commands.js';
+import { TransferInCommand, TransferOutCommand } from '#application/payments/transfers/transfer-commands.js';
+import type { Operation } from './workload.js';
+
+const actorOf = (platformId: string, correlationId: string) => ({
+  platformId,
+  actor: 'ApiToken:simulation',
+  correlationId,
+});
+
+/**
+ * A customer's bank account, its number ending in one of the sandbox's magic suffixes: 001 succeeds, 002 and 003 fail
+ * at once, 004 is rejected by the bank after a while, 005 stays pending and then fails (sandbox-rail.ts).
+ */
+export const createExternalAccount: Operation = async (process, world, random) => {
+  const customer = world.customers.length > 0 ? random.pick(world.customers) : undefined;
+  if (!customer || !customer.accounts.some((a) => a.currency === 'USD')) return 'no customer';
+  const suffix = random.pick(['001', '001', '001', '002', '003', '004', '005']);
+  // A few numbers per customer, so that the claim on one account number is contended.
+  const accountNumber = `5550${random.int(3)}${suffix}`;
+  const id = await process.createExternalAccount.execute(
+    new CreateExternalAccountCommand(
+      'customer',
+      {
+        customerId: customer.id,
+        currency: 'USD',
+        accountInfo: {
+          accountType: 'USD_ACCOUNT',
+          accountNumber,
+          routingNumber: '021000021',
+          beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Sim Customer' },
+        },
+      },
+      actorOf(customer.platformId, `external-${customer.id}`),
+    ),
+  );
+  world.externalAccounts.push({ id, customerId: customer.id, platformId: customer.platformId, suffix });
+  return `external account ${suffix}`;
+};
+
+/**
+ * A transfer between a customer's USD account and one of their bank accounts, out or in: a payment the process
+ * manager runs, its outcome (and its later steps, on timers) chosen by the bank account's suffix.
+ */
+export const transfer: Operation = async (process, world, random) => {
+  if (world.externalAccounts.length === 0) return 'no external account';
+  const external = random.pick(world.externalAccounts);
+  const customer = world.customers.find((c) => c.id === external.customerId)!;
+  const internal = customer.accounts.find((a) => a.currency === 'USD')!;
+  const out = random.chance(0.6);
+  const input = {
+    source: { accountId: out ? internal.id : external.id },
+    destination: { accountId: out ? external.id : internal.id },
+    amount: 50 + random.int(1_500),
+  };
+  const actor = actorOf(external.platformId, `transfer-${external.id}`);
+  const handler = out ? process.transferOut : process.transferIn;
+  const command = out ? new TransferOutCommand(input, actor) : new TransferInCommand(input, actor);
+  const transaction = await handler.execute(command);
+  world.transactions.push({ id: String(transaction.id), platformId: external.platformId });
+  return `transfer ${out ? 'out' : 'in'} ${external.suffix} ${String(transaction.status)}`;
+};
