@@ -3,7 +3,7 @@
 #   scripts/with-node.sh 22 npx jest '\.unit\.spec\.ts$'
 # That Node comes from the npm registry's `node` package (its binary and headers ship inside the package), into
 # $NODE_VERSIONS_HOME/<major> (default ~/.cache/payments-node/<major>). The copy (/tmp/payments-node<major>-tree)
-# shares every file with this tree by hard links, except better-sqlite3, which is built there from source for that
+# shares node_modules with this tree by hard links, except better-sqlite3, which is built there from source for that
 # Node's ABI (the build is kept while the installed better-sqlite3 and that Node stay the same). Build this tree
 # first (`npm run build`): the copy runs what `dist/` holds.
 set -euo pipefail
@@ -24,13 +24,18 @@ gyp=$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/node-gyp/bin
 export PATH="$home/node_modules/node/bin:$PATH"
 echo "Node $(node --version), headers in $nodedir" >&2
 
-# The copy: hard links, made again on every run so that it runs this tree's files; the build output is copied, so
-# that a build here meanwhile does not change what the copy runs.
+# The copy, made again on every run so that it runs this tree's files as they are now: node_modules and .git as hard
+# links (installed packages and git objects are not edited in place), everything else copied, so that editing or
+# building here meanwhile does not change what the copy runs. The service's data directory is left out.
 rm -rf "$tree"
 mkdir -p "$tree"
-cp -al "$root/." "$tree/"
-for built in dist packages/client/dist; do
-  if [ -d "$root/$built" ]; then rm -rf "${tree:?}/$built" && cp -r "$root/$built" "$tree/$built"; fi
+for entry in "$root"/* "$root"/.[!.]*; do
+  name=$(basename "$entry")
+  case "$name" in
+    node_modules | .git) cp -al "$entry" "$tree/$name" ;;
+    data) ;;
+    *) cp -r "$entry" "$tree/$name" ;;
+  esac
 done
 stamp="$(node --version) $(node -p "require('$root/node_modules/better-sqlite3/package.json').version")"
 cache="$home/better-sqlite3"
