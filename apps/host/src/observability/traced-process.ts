@@ -74,8 +74,13 @@ function traceAppends(store: EventStore): void {
     const attributes = { 'payments.stream_kind': streamKind(stream), 'payments.events': events.length };
     return inSpan('event-store append', attributes, () => {
       const parent = traceparent();
+      // The metadata changes, so its serialized form (taken by the runner before the trace was added) is made again.
       const carried: NewEvent[] = parent
-        ? events.map((e) => ({ ...e, metadata: { ...e.metadata, traceparent: parent } }))
+        ? events.map((e) => {
+            const metadata = { ...e.metadata, traceparent: parent };
+            const serialized = e.serialized && { data: e.serialized.data, metadata: JSON.stringify(metadata) };
+            return { ...e, metadata, ...(serialized ? { serialized } : {}) };
+          })
         : [...events];
       return append(stream, carried, expected);
     });
