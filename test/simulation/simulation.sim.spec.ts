@@ -48,7 +48,7 @@ describe('the simulator', () => {
       `simulation: ${CI_SEEDS} seeds x ${CI_STEPS} steps in ${seconds.toFixed(1)} s (${rate} steps/s), ` +
         `${events} events, ${restarts} restarts`,
     );
-  }, 600_000);
+  }, 1_200_000);
 });
 
 describe('regressions the simulator found', () => {
