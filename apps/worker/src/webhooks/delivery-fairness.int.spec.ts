@@ -219,6 +219,12 @@ describe.each(adapters)('webhook delivery is fair across platforms (%s job queue
     expect(attempts[0].nextAttemptAt).toBeDefined();
     // Only the attempts before the circuit opened reached the receiver.
     expect(hung.requests.length).toBeLessThanOrEqual(3 * PER_PLATFORM);
-    expect(await jobs.getJob(WEBHOOK_QUEUE, last.deliveryId)).toMatchObject({ attemptsMade: 1 });
+    // The queue counts the attempt once the handler has returned, after the event above: wait for it.
+    const job = await poll(
+      () => jobs.getJob(WEBHOOK_QUEUE, last.deliveryId),
+      (found) => (found?.attemptsMade ?? 0) > 0,
+      { what: "the queue's count of A's last webhook's attempts", timeoutMs: 30_000 },
+    );
+    expect(job).toMatchObject({ attemptsMade: 1 });
   }, 60_000);
 });
