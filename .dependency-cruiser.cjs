@@ -47,6 +47,7 @@ module.exports = {
         path: [
           '^libs/(event-store|jobs|read-models)/src/index\\.ts$',
           '^libs/(event-store|jobs|read-models)/src/(sqlite|mongodb|eventstoredb|bullmq)/',
+          '^libs/sqlite/',
         ],
       },
     },

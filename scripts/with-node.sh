@@ -3,9 +3,9 @@
 #   scripts/with-node.sh 22 npx jest '\.unit\.spec\.ts$'
 # That Node comes from the npm registry's `node` package (its binary and headers ship inside the package), into
 # $NODE_VERSIONS_HOME/<major> (default ~/.cache/payments-node/<major>). The copy (/tmp/payments-node<major>-tree)
-# shares node_modules with this tree by hard links, except better-sqlite3, which is built there from source for that
-# Node's ABI (the build is kept while the installed better-sqlite3 and that Node stay the same). Build this tree
-# first (`npm run build`): the copy runs what `dist/` holds.
+# shares node_modules with this tree by hard links, except the SQLite driver: on Node 22 and later the copy gets
+# better-sqlite3 13 (as npm would install it there), on Node 20 better-sqlite3 12 built from source for that Node's
+# ABI. Build this tree first (`npm run build`): the copy runs what `dist/` holds.
 set -euo pipefail
 major=${1:?usage: scripts/with-node.sh <major version> <command...>}
 shift
@@ -37,16 +37,30 @@ for entry in "$root"/* "$root"/.[!.]*; do
     *) cp -r "$entry" "$tree/$name" ;;
   esac
 done
-stamp="$(node --version) $(node -p "require('$root/node_modules/better-sqlite3/package.json').version")"
-cache="$home/better-sqlite3"
-if [ "$(cat "$cache/.built-for" 2>/dev/null)" != "$stamp" ]; then
-  rm -rf "$cache"
-  cp -r "$root/node_modules/better-sqlite3" "$cache"
-  rm -rf "$cache/build"
-  (cd "$cache" && node "$gyp" rebuild --release --nodedir="$nodedir" -j "$(nproc)" >/dev/null)
-  echo "$stamp" > "$cache/.built-for"
+if [ "$major" -ge 22 ]; then
+  # Node 22 and later use better-sqlite3 13 (Node-API), which npm installs there as the optional dependency
+  # `better-sqlite3-napi` and skips on Node 20: installed once for that Node, then placed in the copy.
+  version=$(node -p "require('$root/package-lock.json').packages['node_modules/better-sqlite3-napi'].version")
+  cache="$home/better-sqlite3-napi-$version"
+  if [ ! -f "$cache/node_modules/better-sqlite3/package.json" ]; then
+    rm -rf "$cache"
+    npm install --prefix "$cache" --no-audit --no-fund --no-save "better-sqlite3@$version" >/dev/null
+  fi
+  rm -rf "$tree/node_modules/better-sqlite3-napi"
+  cp -r "$cache/node_modules/better-sqlite3" "$tree/node_modules/better-sqlite3-napi"
+else
+  # Node 20 uses better-sqlite3 12, built here from source for that Node's ABI.
+  stamp="$(node --version) $(node -p "require('$root/node_modules/better-sqlite3/package.json').version")"
+  cache="$home/better-sqlite3"
+  if [ "$(cat "$cache/.built-for" 2>/dev/null)" != "$stamp" ]; then
+    rm -rf "$cache"
+    cp -r "$root/node_modules/better-sqlite3" "$cache"
+    rm -rf "$cache/build"
+    (cd "$cache" && node "$gyp" rebuild --release --nodedir="$nodedir" -j "$(nproc)" >/dev/null)
+    echo "$stamp" > "$cache/.built-for"
+  fi
+  rm -rf "$tree/node_modules/better-sqlite3"
+  cp -r "$cache" "$tree/node_modules/better-sqlite3"
 fi
-rm -rf "$tree/node_modules/better-sqlite3"
-cp -r "$cache" "$tree/node_modules/better-sqlite3"
 cd "$tree"
 "$@"

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 import type { Client } from '../support/service.js';
 import { walletHolder } from '../support/wallet-session.js';
 import { expectStatus } from './scenario.js';
@@ -73,7 +73,7 @@ export interface Templates {
 }
 
 export function readTemplates(file: string): Templates {
-  const db = new Database(file, { readonly: true });
+  const db = new Sqlite(file, { readonly: true });
   try {
     const one = (table: string, where = '1 = 1') => {
       const row = db.prepare(`SELECT body FROM ${table} WHERE ${where} LIMIT 1`).get() as { body: string } | undefined;
@@ -152,7 +152,7 @@ export const GROWN = ['customers', 'transactions', 'internal_accounts', 'quotes'
 
 /** Writes copies `from` up to `size` into every grown collection of the read-model file. */
 export function grow(file: string, templates: Templates, from: number, size: number): void {
-  const db = new Database(file);
+  const db = new Sqlite(file);
   const insert = Object.fromEntries(
     GROWN.map((c) => [c, db.prepare(`INSERT INTO docs_${c} (id, body) VALUES (?, ?)`)] as const),
   );

@@ -4,7 +4,7 @@ import { Agent, createServer, request as httpRequest, type IncomingMessage, type
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 
 /** What the raw reference is started with: its file's folder, the HMAC secret, the cards and their funds. */
 export interface RawCardProcessorOptions {
@@ -105,7 +105,7 @@ function platformApproves(url: string, secret: string, message: Message): Promis
 }
 
 function serve(options: RawCardProcessorOptions): Promise<string> {
-  const db = new Database(join(options.dir, 'raw-card-processor.db'));
+  const db = new Sqlite(join(options.dir, 'raw-card-processor.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.exec(SCHEMA);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 import { requestBody } from '../support/request-body.js';
 import { isMain, serveBenchProcess, startBenchProcess, type BenchProcess } from './bench-process.js';
 
@@ -52,7 +52,7 @@ interface Quote {
  * framework, no validation library, no events, no read models.
  */
 export async function startRawPaymentsServer(dir: string, auth: string): Promise<RawPaymentsServer> {
-  const db = new Database(join(dir, 'raw-payments.db'));
+  const db = new Sqlite(join(dir, 'raw-payments.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.exec(SCHEMA);

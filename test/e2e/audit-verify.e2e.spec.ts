@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,7 +80,7 @@ describe('audit verify: replay into scratch read models, compare, prove the ledg
     expect(JSON.parse(clean.stdout)).toMatchObject({ ok: true, findings: [] });
     expect(clean.stderr).toMatch(/audit verify: replay/);
 
-    const db = new Database(join(dataDir, 'read-models.db'));
+    const db = new Sqlite(join(dataDir, 'read-models.db'));
     const changed = db
       .prepare("UPDATE docs_cards SET body = json_set(body, '$.state', 'ACTIVE') WHERE id = ?")
       .run(holder.cardId).changes;
@@ -99,7 +99,7 @@ describe('audit verify: replay into scratch read models, compare, prove the ledg
     await t!.close();
     t = undefined;
     const cardStream = `card-${holder.cardId.split(':')[1]}`;
-    const db = new Database(join(dataDir, 'service.db'));
+    const db = new Sqlite(join(dataDir, 'service.db'));
     const last = db
       .prepare('SELECT revision FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1')
       .get(cardStream) as { revision: number };

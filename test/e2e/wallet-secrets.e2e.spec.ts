@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decryptCredentialBundle, generateP256KeyPair } from '@turnkey/crypto';
-import Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -159,7 +159,7 @@ describe('wallet secrets never reach storage or logs', () => {
     const files = readdirSync(t.dataDir).filter((f) => f.endsWith('.db'));
     expect(files).toEqual(expect.arrayContaining(['service.db', 'read-models.db']));
     for (const file of files) {
-      const db = new Database(join(t.dataDir, file), { readonly: true, fileMustExist: true });
+      const db = new Sqlite(join(t.dataDir, file), { readonly: true, fileMustExist: true });
       try {
         const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
         let rows = 0;

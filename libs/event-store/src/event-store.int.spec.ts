@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import Database from 'better-sqlite3';
+import { Sqlite, sqliteModule } from '#sqlite/driver.js';
 import { ManualClock } from '#domain/clock.js';
 import { WrongExpectedVersion, type RecordedEvent } from './event-store.js';
 import { eventStoreReadContract } from './event-store-reads.contract.js';
@@ -150,7 +150,7 @@ describe('SqliteEventStore', () => {
     let locked!: () => void;
     const lockTaken = new Promise<void>((resolve) => (locked = resolve));
     const other = child(
-      `import Database from 'better-sqlite3';
+      `import Database from '${sqliteModule}';
        import { randomUUID } from 'node:crypto';
        const [file, stream] = process.argv.slice(1);
        const db = new Database(file);
@@ -178,7 +178,7 @@ describe('SqliteEventStore', () => {
     store = new SqliteEventStore(file);
     await store.appendToStream('unique', [event(0), event(1)]);
     const result = await child(
-      `import Database from 'better-sqlite3';
+      `import Database from '${sqliteModule}';
        import { randomUUID } from 'node:crypto';
        const [file, stream] = process.argv.slice(1);
        const db = new Database(file);
@@ -203,7 +203,7 @@ describe('SqliteEventStore', () => {
     const subscription = store.subscribeToAll((e) => void received.push(e));
     await eventually(() => received.length === 1);
     const result = await child(
-      `import Database from 'better-sqlite3';
+      `import Database from '${sqliteModule}';
        import { randomUUID } from 'node:crypto';
        const [file, stream] = process.argv.slice(1);
        const db = new Database(file);
@@ -282,7 +282,7 @@ describe('SQLite snapshots: binary parts in files beside the database', () => {
 describe('SQLite snapshots in a file written before binary parts', () => {
   it('gain the column on open and read as before, without a binary part', async () => {
     const file = join(root, 'older-snapshots.db');
-    const older = new Database(file);
+    const older = new Sqlite(file);
     older.exec(`CREATE TABLE snapshots (stream TEXT PRIMARY KEY, decider TEXT NOT NULL, version INTEGER NOT NULL,
       revision INTEGER NOT NULL, event_id TEXT NOT NULL, state TEXT NOT NULL, taken_at TEXT NOT NULL)`);
     older.prepare('INSERT INTO snapshots VALUES (?, ?, ?, ?, ?, ?, ?)').run('s-1', 'd', 1, 4, 'e-4', '"x"', 'now');

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 import { GENESIS_HASH, verifyChain } from './hash-chain.js';
 import { SqliteEventStore } from './sqlite/event-store.js';
 
@@ -27,13 +27,13 @@ describe('SqliteEventStore hash chain', () => {
       [0, 1, 2].map((n) => ({ type: 'CardTested', data: { n }, metadata: { actor: 'a' } })),
     );
     expect(verifyChain(await store.readStream('card-1'))).toBeUndefined();
-    const db = new Database(file);
+    const db = new Sqlite(file);
     db.prepare(`UPDATE events SET data = '{"n":42}' WHERE stream = 'card-1' AND revision = 1`).run();
     db.close();
     expect(verifyChain(await store.readStream('card-1'))).toMatchObject({ streamName: 'card-1', revision: 1n });
     // Rewriting the stored hash too does not help: the next event's prevHash no longer matches.
     const forged = (await store.readStream('card-1')).map((e) => e);
-    const db2 = new Database(file);
+    const db2 = new Sqlite(file);
     const { eventHash } = await import('./hash-chain.js');
     const e1 = forged[1]!;
     const hash = eventHash(String(e1.metadata.prevHash), e1);
@@ -45,7 +45,7 @@ describe('SqliteEventStore hash chain', () => {
   });
 
   it('chains a log written before the hash chain from its first event, once, when the file is opened', async () => {
-    const db = new Database(file);
+    const db = new Sqlite(file);
     db.exec(`CREATE TABLE events (
       position INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, stream TEXT NOT NULL,
       revision INTEGER NOT NULL,

@@ -121,6 +121,7 @@ function spawnClaimingChild(dir: string, dbPath: string, clockMs: number, leaseM
     'sqlite/job-queue.ts',
     '../../event-store/src/sqlite/commit-watch.ts',
     '../../config/src/private-files.ts',
+    '../../sqlite/src/driver.ts',
   ]) {
     const { code } = transformFileSync(join(srcDir, file), {
       jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import { ProjectionRunner } from './runner/projection-runner.js';
 import { allProjections, Collections } from './projections/index.js';
@@ -208,12 +208,12 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
   });
 
   it('an index a projection no longer declares is dropped', async () => {
-    const db = new Database(join(dir(), 'read-models.db'));
+    const db = new Sqlite(join(dir(), 'read-models.db'));
     db.exec(`CREATE TABLE IF NOT EXISTS docs_customers (id TEXT PRIMARY KEY, body TEXT NOT NULL)`);
     db.exec(`CREATE INDEX docs_customers_by_platformId_retired_createdAt ON docs_customers (id)`);
     db.close();
     await store.ensureIndexes(allProjections.flatMap((p) => p.indexes ?? []));
-    const check = new Database(join(dir(), 'read-models.db'), { readonly: true });
+    const check = new Sqlite(join(dir(), 'read-models.db'), { readonly: true });
     const names = (check.prepare(`SELECT name FROM sqlite_master WHERE type = 'index'`).all() as { name: string }[])
       .map((r) => r.name)
       .filter((name) => name.startsWith('docs_customers_'));
@@ -244,7 +244,7 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
   it('a store of the shared-table layout is split into one table per collection, documents kept', async () => {
     await store.close();
     const file = join(dir(), 'shared.db');
-    const old = new Database(file);
+    const old = new Sqlite(file);
     old.exec(
       'CREATE TABLE docs (collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL);' +
         'CREATE UNIQUE INDEX docs_key ON docs (collection, id);' +
@@ -258,7 +258,7 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
     await store.ensureIndexes(allProjections.flatMap((p) => p.indexes ?? []));
     expect(await store.get('ledger', 'a')).toEqual({ id: 'a', createdAt: '2026-01-01' });
     expect((await store.find('quotes', { limit: 10 })).data).toEqual([{ id: 'q1', createdAt: '2026-01-02' }]);
-    const db = new Database(file, { readonly: true });
+    const db = new Sqlite(file, { readonly: true });
     const listed = db.prepare("SELECT type, name, tbl_name AS tbl FROM sqlite_master WHERE name LIKE 'docs%'");
     const objects = listed.all() as { type: string; name: string; tbl: string }[];
     db.close();
@@ -281,7 +281,7 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
   });
 
   const indexNames = (file: string): string[] => {
-    const db = new Database(file, { readonly: true });
+    const db = new Sqlite(file, { readonly: true });
     const listed = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'docs_ledger'");
     const names = (listed.all() as { name: string }[]).map((r) => r.name).sort();
     db.close();
@@ -311,7 +311,7 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
   it('a store of the clustered layout is split as well', async () => {
     await store.close();
     const file = join(dir(), 'old.db');
-    const old = new Database(file);
+    const old = new Sqlite(file);
     old.exec(
       'CREATE TABLE docs (collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, ' +
         'PRIMARY KEY (collection, id)) WITHOUT ROWID;' +

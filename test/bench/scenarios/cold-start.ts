@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import { chainMetadata } from '#event-store/hash-chain.js';
 import { startChildService, type ChildService } from '../../support/child-service.js';
@@ -54,7 +54,7 @@ async function signed(api: Client, session: WalletSession, privateEnabled: boole
  * `next(i)` gives the i-th event's type and data.
  */
 function grow(file: string, stream: string, count: number, next: (i: number) => { type: string; data: object }) {
-  const db = new Database(file);
+  const db = new Sqlite(file);
   db.pragma('journal_mode = WAL');
   type Row = { revision: number; metadata: string };
   const last = db
@@ -90,7 +90,7 @@ function grow(file: string, stream: string, count: number, next: (i: number) => 
 
 /** The platform's ledger: transfers from its USD settlement account, a third of them pending and then posted. */
 function growLedger(file: string, stream: string, accountId: string, count: number) {
-  const db = new Database(file, { readonly: true });
+  const db = new Sqlite(file, { readonly: true });
   const opened = db
     .prepare(`SELECT data FROM events WHERE stream = ? AND type = 'LedgerAccountOpened'`)
     .all(stream) as { data: string }[];
@@ -112,7 +112,7 @@ function growLedger(file: string, stream: string, accountId: string, count: numb
 /** The wallet: signed operations (a challenge, then its consumption) spread over the past year. */
 function growWallet(file: string, stream: string, f: Fixture, count: number) {
   const scope = { accountId: f.accountId, platformId: '' };
-  const db = new Database(file, { readonly: true });
+  const db = new Sqlite(file, { readonly: true });
   const first = db.prepare('SELECT data FROM events WHERE stream = ? AND revision = 0').get(stream) as { data: string };
   db.close();
   scope.platformId = (JSON.parse(first.data) as { platformId: string }).platformId;
@@ -184,7 +184,7 @@ type SnapshotRow = { stream: string; revision: number; bytes: number };
 async function snapshotsOf(file: string, f: Fixture, min: Record<string, number>): Promise<SnapshotRow[]> {
   const deadline = Date.now() + 600_000;
   for (;;) {
-    const db = new Database(file, { readonly: true });
+    const db = new Sqlite(file, { readonly: true });
     const rows = db
       .prepare(
         `SELECT stream, revision, length(state) + coalesce(binary_bytes, 0) AS bytes
@@ -200,7 +200,7 @@ async function snapshotsOf(file: string, f: Fixture, min: Record<string, number>
 
 /** The reference: better-sqlite3 reading one stream's rows after a revision, parsing each event's data and metadata. */
 function rawRead(file: string, stream: string, after: number): { ms: number; events: number; snapshotMs: number } {
-  const db = new Database(file, { readonly: true });
+  const db = new Sqlite(file, { readonly: true });
   let t = performance.now();
   const rows = db
     .prepare('SELECT data, metadata FROM events WHERE stream = ? AND revision > ? ORDER BY revision')
@@ -238,7 +238,7 @@ export const coldStart: Scenario = {
       } finally {
         await setup.kill('SIGTERM');
       }
-      const db = new Database(file, { readonly: true });
+      const db = new Sqlite(file, { readonly: true });
       const streamOf = (type: string) =>
         (db.prepare('SELECT stream FROM events WHERE type = ? LIMIT 1').get(type) as { stream: string }).stream;
       const f: Fixture = {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 import type { NewEvent } from '#event-store/event-store.js';
 import { SCHEMA } from '#event-store/sqlite/event-rows.js';
 import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
@@ -77,7 +77,7 @@ async function concurrent(file: string): Promise<Measured & { batch: number }> {
 
 /** A bare better-sqlite3 database with the same schema and durability as the embedded store. */
 function rawDatabase(file: string) {
-  const db = new Database(file);
+  const db = new Sqlite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.exec(SCHEMA);

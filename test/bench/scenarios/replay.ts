@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 import { startService } from '../../../apps/api/src/service.js';
 import { loadConfig } from '#config/config.js';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
@@ -96,7 +96,7 @@ async function scriptHistory(api: Client): Promise<void> {
 type Heads = Map<string, { revision: number; hash: string }>;
 
 function grow(file: string, template: TemplateRow[], shared: Set<string>, heads: Heads, target: number) {
-  const db = new Database(file);
+  const db = new Sqlite(file);
   db.pragma('journal_mode = WAL');
   const count = () => (db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n;
   const insert = db.prepare(
@@ -162,7 +162,7 @@ function rebuild(dataDir: string): { seconds: number; wallSeconds: number; rssMb
 
 /** The reference: a bare better-sqlite3 scan of the same log in position order, folding every event into memory. */
 function rawScanAndFold(file: string): { seconds: number; events: number } {
-  const db = new Database(file, { readonly: true });
+  const db = new Sqlite(file, { readonly: true });
   const started = performance.now();
   const perStream = new Map<string, { revision: number; type: string; amount: number }>();
   let events = 0;
@@ -203,7 +203,7 @@ export const replay: Scenario = {
         await service.close();
       }
       const file = join(dir, 'service.db');
-      const db = new Database(file, { readonly: true });
+      const db = new Sqlite(file, { readonly: true });
       const select = db.prepare('SELECT id, stream, revision, type, data, metadata FROM events ORDER BY position');
       const rows = select.all() as (TemplateRow & { revision: number })[];
       const template: TemplateRow[] = rows;

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 import { ensurePrivateFile } from '#config/private-files.js';
 import { WrongExpectedVersion, type AppendResult, type EventMetadata, type ExpectedRevision } from '../event-store.js';
 import { GENESIS_HASH, chainMetadata, hashOf } from '../hash-chain.js';
@@ -30,7 +31,7 @@ export function refusal(request: AppendRequest, reply: Exclude<AppendReply, { ok
 /** Opens the event file for appends: WAL, every commit synced (`synchronous=FULL`), waiting for other writers. */
 export function openForAppends(path: string, busyTimeoutMs: number): Database.Database {
   ensurePrivateFile(path);
-  const db = new Database(path);
+  const db = new Sqlite(path);
   // The busy timeout comes first so that opening next to another process's write waits instead of failing.
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   db.pragma('journal_mode = WAL');

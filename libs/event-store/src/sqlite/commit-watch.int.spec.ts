@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 import { poll } from '../../../../test/support/poll.js';
 import { useTempDir } from '../../../../test/support/temp-dir.js';
 import { walWrites } from './commit-watch.js';
@@ -13,7 +14,7 @@ const dir = useTempDir('commit-watch-', () => {
 });
 
 function open(path: string): Database.Database {
-  const db = new Database(path);
+  const db = new Sqlite(path);
   db.pragma('journal_mode = WAL');
   opened.push(db);
   return db;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { systemClock, type Clock } from '#domain/clock.js';
 import {
   AppendTooLarge,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 import { ensurePrivateFile } from '#config/private-files.js';
 import type { Clock } from '#domain/clock.js';
 import { CommitWatch, dataVersionOf, quietOnWalWrites } from '#event-store/sqlite/commit-watch.js';
@@ -96,7 +97,7 @@ export class SqliteJobQueue implements JobQueue {
     this.pollMs = options.pollMs ?? 100;
     this.onError = options.onError ?? ((error) => console.error('job queue worker error', error));
     ensurePrivateFile(path);
-    this.db = new Database(path);
+    this.db = new Sqlite(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.logSync = path === ':memory:' ? undefined : new LogSync(`${path}-wal`);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 import { GROUP_INDEX, SCHEMA, prepareStatements } from './job-store.js';
 
 function store() {
-  const db = new Database(':memory:');
+  const db = new Sqlite(':memory:');
   db.exec(SCHEMA);
   db.exec(GROUP_INDEX);
   const stmt = prepareStatements(db);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 import { COUNT_CAP, type Doc, type Filter, type IndexSpec, type Query } from '../read-model-store.js';
 import { SqliteReadModelStore } from './read-model-store.js';
 import { useTempDir } from '../../../../test/support/temp-dir.js';
@@ -212,7 +212,7 @@ describe.each([
     await reopened.ensureIndexes(SPECS.map(({ counted: _counted, ...spec }) => spec));
     await write(reopened, (put) => put(thing(2, { platformId: 'P1' })));
     expect(await count(reopened, live('P1'))).toBe(await count(reopened, walked(live('P1'))));
-    const db = new Database(join(dir(), 'rm.db'), { readonly: true });
+    const db = new Sqlite(join(dir(), 'rm.db'), { readonly: true });
     try {
       const left = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger'`).all();
       const rows = db.prepare(

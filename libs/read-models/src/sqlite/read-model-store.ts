@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 import { ensurePrivateFile } from '#config/private-files.js';
 import { dataVersionOf } from '#event-store/sqlite/commit-watch.js';
 import { BufferedTransaction } from '../buffered-transaction.js';
@@ -95,7 +96,7 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
     super();
     this.scratch = options.scratch === true;
     ensurePrivateFile(path);
-    this.db = new Database(path);
+    this.db = new Sqlite(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.scratch ? 'OFF' : 'NORMAL'}`);
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -115,7 +116,7 @@ export class SqliteReadModelStore extends ReadModelStoreBase implements ReadMode
   commitVersion(): number {
     if (this.path === ':memory:') return ++this.looks;
     if (!this.watcher) {
-      const db = new Database(this.path);
+      const db = new Sqlite(this.path);
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       this.watcher = { db, dataVersion: dataVersionOf(db) };
     }
