@@ -1,5 +1,5 @@
 # One image for both roles: `node dist/apps/api/src/main.js` (HTTP) or `node dist/apps/worker/src/main.js`.
-FROM node:22-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
