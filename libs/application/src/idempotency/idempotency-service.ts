@@ -13,6 +13,7 @@ import type { EventMetadata } from '#event-store/event-store.js';
 import type { CommandRunner } from '../command-runner.js';
 import type { Actor } from '../tokens.js';
 import type { PlatformClocks } from '../platforms/platform-clocks.js';
+import { withKeyedEffects } from './keyed-effects.js';
 
 export interface IdempotentRequest {
   method: string;
@@ -28,7 +29,13 @@ export interface IdempotentResponse {
 }
 
 export type IdempotencyStart =
-  | { kind: 'run'; complete(response: IdempotentResponse): Promise<void>; release(): Promise<void> }
+  | {
+      kind: 'run';
+      /** Runs the request: the ids it draws are named after the claim's effects (see `withKeyedEffects`). */
+      within<T>(work: () => T): T;
+      complete(response: IdempotentResponse): Promise<void>;
+      release(): Promise<void>;
+    }
   | { kind: 'replay'; response: IdempotentResponse };
 
 /** How long a duplicate waits for the first request with its key to finish. */
@@ -89,7 +96,8 @@ export class IdempotencyService {
         local.leave();
         throw error;
       }
-      if (outcome.kind === 'owner') return this.ownerHandle(stream, platformId, claimId, metadata, clock, local);
+      if (outcome.kind === 'owner')
+        return this.ownerHandle(stream, platformId, { claimId, effectsId: outcome.effectsId }, metadata, clock, local);
       local.leave();
       if (outcome.kind === 'mismatch')
         throw new DomainError(
@@ -111,7 +119,7 @@ export class IdempotencyService {
   private ownerHandle(
     stream: string,
     platformId: string,
-    claimId: string,
+    { claimId, effectsId }: { claimId: string; effectsId: string },
     metadata: EventMetadata,
     clock: Clock,
     local: LocalRequest,
@@ -125,6 +133,7 @@ export class IdempotencyService {
     };
     return {
       kind: 'run',
+      within: (work) => withKeyedEffects(effectsId, work),
       complete: (response) =>
         settle(() =>
           this.runner.run(
