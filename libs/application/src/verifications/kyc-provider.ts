@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { verifyProcessorSignature } from '#domain/cards/card-processor.js';
-import { isPublicId } from '#domain/ids.js';
 import { kycProviderDecider, kycProviderStream, type KycProviderState } from '#domain/verifications/kyc-provider.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 import { CommandRunner } from '../command-runner.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { isSandboxPlatform } from '../platforms/platform-config.js';
+import { verifySignedCall, type SignedCaller } from '../signed-callers.js';
 import { SECRET_BOX, type Actor } from '../tokens.js';
 import { KycReviewQueries } from './kyc-review-queries.js';
 
@@ -129,20 +128,20 @@ export class KycProviderSettings {
    * within five minutes of the platform's clock (the card processor's check). An unknown platform and one without a
    * provider fail like a bad signature.
    */
-  async verify(
-    platformId: string | undefined,
-    header: string | undefined,
-    rawBody: Buffer | undefined,
-  ): Promise<{ valid: true; platformId: string } | { valid: false; reason: string }> {
-    const unknown = { valid: false as const, reason: 'X-Kyc-Provider-Platform must name a platform with a provider' };
-    if (!platformId || !isPublicId('Platform', platformId)) return unknown;
-    const state = await this.state(platformId);
-    if (!state.configured) return unknown;
-    if (!rawBody) return { valid: false, reason: 'the callback has no JSON body' };
-    const secret = this.box.open(state.sealedSecret, secretContext(platformId)).toString('utf8');
-    const nowSeconds = Math.floor((await this.clocks.now(platformId)).getTime() / 1000);
-    const headerName = 'X-Kyc-Provider-Signature';
-    const result = verifyProcessorSignature({ header, secret, rawBody, nowSeconds, headerName });
-    return result.valid ? { valid: true, platformId } : result;
+  verify(platformId: string | undefined, header: string | undefined, rawBody: Buffer | undefined) {
+    return verifySignedCall(this.caller, platformId, header, rawBody);
   }
+
+  private readonly caller: SignedCaller = {
+    unknownPlatform: 'X-Kyc-Provider-Platform must name a platform with a provider',
+    noBody: 'the callback has no JSON body',
+    headerName: 'X-Kyc-Provider-Signature',
+    sealedSecret: async (platformId) => {
+      const state = await this.state(platformId);
+      return state.configured ? state.sealedSecret : undefined;
+    },
+    secretContext,
+    box: this.box,
+    clocks: this.clocks,
+  };
 }
