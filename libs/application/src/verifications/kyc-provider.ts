@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { kycProviderDecider, kycProviderStream, type KycProviderState } from '#domain/verifications/kyc-provider.js';
 import type { SecretBox } from '#crypto/secret-box.js';
-import { CommandRunner } from '../command-runner.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { CommandContext } from '../command-context.js';
 import { isSandboxPlatform } from '../platforms/platform-config.js';
 import { verifySignedCall, type SignedCaller } from '../signed-callers.js';
 import { SECRET_BOX, type Actor } from '../tokens.js';
@@ -56,15 +55,14 @@ export class KycProviderSettings {
   private readonly logger = new Logger('KycProvider');
 
   constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
+    private readonly ctx: CommandContext,
     private readonly reviews: KycReviewQueries,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(KYC_PROVIDER) private readonly provider: KycProvider,
   ) {}
 
   private async state(platformId: string): Promise<KycProviderState> {
-    return (await this.runner.load(kycProviderStream(platformId), kycProviderDecider)).state;
+    return (await this.ctx.runner.load(kycProviderStream(platformId), kycProviderDecider)).state;
   }
 
   async view(platformId: string) {
@@ -72,9 +70,9 @@ export class KycProviderSettings {
   }
 
   async configure(input: { url: string; secret: string }, actor: Actor) {
-    const sandbox = await isSandboxPlatform(this.runner, actor.platformId);
+    const sandbox = await isSandboxPlatform(this.ctx.runner, actor.platformId);
     const sealedSecret = this.box.seal(input.secret, secretContext(actor.platformId));
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const now = (await this.ctx.clocks.now(actor.platformId)).toISOString();
     const command = {
       type: 'ConfigureKycProvider' as const,
       platformId: actor.platformId,
@@ -83,16 +81,16 @@ export class KycProviderSettings {
       sealedSecret,
       now,
     };
-    const { state } = await this.runner.run(kycProviderStream(actor.platformId), kycProviderDecider, command, {
+    const { state } = await this.ctx.runner.run(kycProviderStream(actor.platformId), kycProviderDecider, command, {
       metadata: { ...actor },
     });
     return view(state);
   }
 
   async remove(actor: Actor) {
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const now = (await this.ctx.clocks.now(actor.platformId)).toISOString();
     const command = { type: 'RemoveKycProvider' as const, platformId: actor.platformId, now };
-    const { state } = await this.runner.run(kycProviderStream(actor.platformId), kycProviderDecider, command, {
+    const { state } = await this.ctx.runner.run(kycProviderStream(actor.platformId), kycProviderDecider, command, {
       metadata: { ...actor },
     });
     return view(state);
@@ -106,7 +104,7 @@ export class KycProviderSettings {
     const state = await this.state(platformId);
     if (!state.configured) return;
     const secret = this.box.open(state.sealedSecret, secretContext(platformId)).toString('utf8');
-    const submittedAt = (await this.clocks.now(platformId)).toISOString();
+    const submittedAt = (await this.ctx.clocks.now(platformId)).toISOString();
     const review = await this.reviews.get(platformId, reviewId);
     const submission: KycSubmission = {
       type: 'KYC_REVIEW.SUBMITTED',
@@ -142,6 +140,6 @@ export class KycProviderSettings {
     },
     secretContext,
     box: this.box,
-    clocks: this.clocks,
+    clocks: this.ctx.clocks,
   };
 }
