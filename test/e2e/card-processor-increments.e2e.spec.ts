@@ -50,6 +50,14 @@ describe('card processor increments and partial reversals', () => {
   }
 
   const transaction = async (id: string) => (await t.api.get(`/card-transactions/${id}`)).body;
+  /** A card funded with 1000 whose approved authorization of 300 was incremented by 200, and its follow-ups. */
+  async function incremented() {
+    const { holder, cardId } = await funded(1000);
+    const { answer, follow } = await authorized(cardId, 300);
+    await send(follow('INCREMENTAL_AUTHORIZATION', 200));
+    return { holder, answer, follow };
+  }
+
   /** How the authorization's ledger transfers ended: its holds (and re-holds), posted, voided or still pending. */
   const holdsOf = async (authorizationId: string) =>
     [...(await loadLedger(t.service.infra.eventStore, platformId())).transfers.values()]
@@ -202,9 +210,7 @@ describe('card processor increments and partial reversals', () => {
   });
 
   it('releases a partial reversal from the last increment first', async () => {
-    const { holder, cardId } = await funded(1000);
-    const { answer, follow } = await authorized(cardId, 300);
-    await send(follow('INCREMENTAL_AUTHORIZATION', 200));
+    const { holder, answer, follow } = await incremented();
     // 250 reversed: the increment's 200 and 50 of the original (held again as 250).
     expect((await send(follow('REVERSAL', 250))).body).toMatchObject({ decision: 'APPROVED', approvedAmount: 250 });
     expect(await availableOf(holder.usd)).toBe(750n);
@@ -219,9 +225,7 @@ describe('card processor increments and partial reversals', () => {
   });
 
   it('clears part of an incremented authorization across its holds, holding the rest', async () => {
-    const { holder, cardId } = await funded(1000);
-    const { answer, follow } = await authorized(cardId, 300);
-    await send(follow('INCREMENTAL_AUTHORIZATION', 200));
+    const { holder, answer, follow } = await incremented();
     expect((await send(follow('CLEARING', 350))).body).toMatchObject({ decision: 'APPROVED', approvedAmount: 350 });
     expect(await availableOf(holder.usd)).toBe(500n);
     expect(await transaction(answer.cardTransactionId)).toMatchObject({ status: 'PARTIALLY_SETTLED' });
@@ -231,9 +235,7 @@ describe('card processor increments and partial reversals', () => {
   });
 
   it('voids every hold of an incremented authorization when it expires', async () => {
-    const { holder, cardId } = await funded(1000);
-    const { answer, follow } = await authorized(cardId, 300);
-    await send(follow('INCREMENTAL_AUTHORIZATION', 200));
+    const { holder, answer } = await incremented();
     expect(await availableOf(holder.usd)).toBe(500n);
     clock.advance(AUTHORIZATION_VALIDITY_MS + 1000);
     await t.service.infra.jobs.promoteDue();

@@ -24,6 +24,22 @@ export const accountQuoteBody = (
   ...extra,
 });
 
+/** The body of a quote paid in by `customerId` in `currency` (REALTIME_FUNDING) to an internal account. */
+export const fundingQuoteBody = (
+  customerId: string,
+  currency: string,
+  destinationAccountId: string,
+  lockedCurrencySide: 'SENDING' | 'RECEIVING',
+  amount: number,
+  extra: Record<string, unknown> = {},
+) => ({
+  source: { sourceType: 'REALTIME_FUNDING', customerId, currency },
+  destination: { destinationType: 'ACCOUNT', accountId: destinationAccountId },
+  lockedCurrencySide,
+  lockedCurrencyAmount: amount,
+  ...extra,
+});
+
 export function money(t: TestService, api: Client = t.api) {
   const customer = async (currencies: string[] = ['USD'], extra: Record<string, unknown> = {}): Promise<Customer> => {
     const res = await api.post('/customers', {

@@ -5,6 +5,7 @@ import { startMetricsServer, type MetricsServer } from '../../apps/host/src/obse
 import { startChildWorker, type ChildWorker } from '../support/child-service.js';
 import { useDataDir, useTestService } from '../support/fixture.js';
 import { freePort } from '../support/ports.js';
+import { accountQuoteBody } from './money-support.js';
 
 const TOKEN = 'scrape-token-for-tests';
 
@@ -88,13 +89,7 @@ describe('metrics and health probes of the API process', () => {
       };
     };
     const before = await counts();
-    const paid = await fixture.api.post('/quotes', {
-      source: { sourceType: 'ACCOUNT', accountId: payer },
-      destination: { destinationType: 'ACCOUNT', accountId: payee },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: 2_500,
-      immediatelyExecute: true,
-    });
+    const paid = await fixture.api.post('/quotes', accountQuoteBody(payer, payee, 2_500, { immediatelyExecute: true }));
     expect(paid.status).toBe(201);
     const after = await counts();
     expect(after.quotes - before.quotes).toBe(1);
