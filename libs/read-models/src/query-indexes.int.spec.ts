@@ -224,11 +224,20 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
     }
   });
 
-  it('a store of the shared-table layout is split into one table per collection, documents kept', async () => {
+  /** Closes the store and opens one on a new file `name` that `sql` laid out as an older version did. */
+  async function reopenOnOldLayout(name: string, sql: string): Promise<string> {
     await store.close();
-    const file = join(dir(), 'shared.db');
+    const file = join(dir(), name);
     const old = new Database(file);
-    old.exec(
+    old.exec(sql);
+    old.close();
+    store = new SqliteReadModelStore(file);
+    return file;
+  }
+
+  it('a store of the shared-table layout is split into one table per collection, documents kept', async () => {
+    const file = await reopenOnOldLayout(
+      'shared.db',
       'CREATE TABLE docs (collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL);' +
         'CREATE UNIQUE INDEX docs_key ON docs (collection, id);' +
         "CREATE INDEX docs_quotes_by_createdAt ON docs (collection, json_extract(body, '$.createdAt'), id) " +
@@ -236,8 +245,6 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
         `INSERT INTO docs VALUES ('quotes', 'q1', '{"id":"q1","createdAt":"2026-01-02"}');` +
         `INSERT INTO docs VALUES ('ledger', 'a', '{"id":"a","createdAt":"2026-01-01"}')`,
     );
-    old.close();
-    store = new SqliteReadModelStore(file);
     await store.ensureIndexes(allProjections.flatMap((p) => p.indexes ?? []));
     expect(await store.get('ledger', 'a')).toEqual({ id: 'a', createdAt: '2026-01-01' });
     expect((await store.find('quotes', { limit: 10 })).data).toEqual([{ id: 'q1', createdAt: '2026-01-02' }]);
@@ -292,16 +299,12 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
   });
 
   it('a store of the clustered layout is split as well', async () => {
-    await store.close();
-    const file = join(dir(), 'old.db');
-    const old = new Database(file);
-    old.exec(
+    await reopenOnOldLayout(
+      'old.db',
       'CREATE TABLE docs (collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, ' +
         'PRIMARY KEY (collection, id)) WITHOUT ROWID;' +
         `INSERT INTO docs VALUES ('ledger', 'a', '{"id":"a","createdAt":"2026-01-01"}')`,
     );
-    old.close();
-    store = new SqliteReadModelStore(file);
     expect(await store.get('ledger', 'a')).toEqual({ id: 'a', createdAt: '2026-01-01' });
     await store.commitBatch('p', undefined, 1n, put('b'));
     expect((await store.find('ledger', { limit: 10 })).totalCount).toBe(2);
