@@ -113,6 +113,15 @@ export async function startBenchProcess<Ready>(
   };
 }
 
+/** A load process (a benchmark's clients in a process of their own): the module at `moduleUrl`, nothing to set up. */
+export const startLoadProcess = (moduleUrl: string) =>
+  startBenchProcess(moduleUrl, {}) as Promise<BenchProcess<unknown>>;
+
+/** The load process's side, when the module at `moduleUrl` runs as one: the operations `handlers` makes at start. */
+export function serveLoadProcess(moduleUrl: string, handlers: () => Handlers): void {
+  if (isMain(moduleUrl)) serveBenchProcess(async () => ({ ready: null, handlers: handlers() }));
+}
+
 /**
  * The child's side: `start` (the first request) runs `setup` with the parent's arguments, whose answer is `ready`;
  * then each request runs its handler and its result (or error) goes back. `close` runs `setup`'s `close` and exits.

@@ -2,14 +2,7 @@ import { createECDH, createPrivateKey, sign } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { client, type Client } from '../support/service.js';
 import { signedRequest } from '../support/wallet-session.js';
-import {
-  isMain,
-  serveBenchProcess,
-  startBenchProcess,
-  type BenchProcess,
-  type Measured,
-  type TargetsMessage,
-} from './bench-process.js';
+import { serveLoadProcess, startLoadProcess, type Measured, type TargetsMessage } from './bench-process.js';
 import { NO_CHECK } from './scenario.js';
 
 /** A card as the clients' process gets it: its id and its owner's session key pair (hex). */
@@ -29,7 +22,7 @@ interface Card {
  * freeze then unfreeze, both signed-retry steps with real stamps. Operations: `targets` (a server's cards, by name),
  * `drive` (every user for `ms`; an operation is a round trip, its latencies those of each signed operation).
  */
-export const startCardsLoad = () => startBenchProcess(import.meta.url, {}) as Promise<BenchProcess<unknown>>;
+export const startCardsLoad = () => startLoadProcess(import.meta.url);
 
 /**
  * The same stamp `ApiKeyStamper` makes (the e2e tests use it), signed with node:crypto: the stamper's JavaScript
@@ -82,19 +75,14 @@ async function drive(api: Client, cards: Card[], ms: number): Promise<Measured> 
   return { ops: roundTrips, seconds: (performance.now() - started) / 1000, latencies };
 }
 
-if (isMain(import.meta.url)) {
-  serveBenchProcess(async () => {
-    const sets = new Map<string, { api: Client; cards: Card[] }>();
-    return {
-      ready: null,
-      handlers: {
-        targets: ({ name, baseUrl, auth, list }: TargetsMessage<CardTarget>) =>
-          void sets.set(name, {
-            api: client(baseUrl, auth, NO_CHECK),
-            cards: list.map((c) => ({ id: c.id, stamp: nodeStamper(c.publicKey, c.privateKey) })),
-          }),
-        drive: ({ name, ms }: { name: string; ms: number }) => drive(sets.get(name)!.api, sets.get(name)!.cards, ms),
-      },
-    };
-  });
-}
+serveLoadProcess(import.meta.url, () => {
+  const sets = new Map<string, { api: Client; cards: Card[] }>();
+  return {
+    targets: ({ name, baseUrl, auth, list }: TargetsMessage<CardTarget>) =>
+      void sets.set(name, {
+        api: client(baseUrl, auth, NO_CHECK),
+        cards: list.map((c) => ({ id: c.id, stamp: nodeStamper(c.publicKey, c.privateKey) })),
+      }),
+    drive: ({ name, ms }: { name: string; ms: number }) => drive(sets.get(name)!.api, sets.get(name)!.cards, ms),
+  };
+});

@@ -1,7 +1,6 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { forkHelper, stopHelper } from './helper-process.js';
 
 /**
  * A platform's decision endpoint for the benchmarks, in a process of its own as an integrator's would be: it reads
@@ -18,9 +17,7 @@ export interface DecisionReceiverProcess {
 const APPROVE = JSON.stringify({ decision: 'APPROVE' });
 
 export async function startDecisionReceiverProcess(): Promise<DecisionReceiverProcess> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = forkHelper(import.meta.url);
   const counts: ((n: number) => void)[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     child.once('error', reject);
@@ -37,12 +34,7 @@ export async function startDecisionReceiverProcess(): Promise<DecisionReceiverPr
         counts.push(resolve);
         child.send({ count: true });
       }),
-    async close() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    close: () => stopHelper(child),
   };
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { client, type Client } from '../support/service.js';
-import { isMain, serveBenchProcess, startBenchProcess, type BenchProcess, type Measured } from './bench-process.js';
+import { serveLoadProcess, startLoadProcess, type Measured } from './bench-process.js';
 import { accountQuote, expectStatus, NO_CHECK } from './scenario.js';
 
 /** A payer's and a payee's account. */
@@ -15,7 +15,7 @@ export interface Pair {
  * Authorization header and pairs, by name), `warmup` (`count` payments one at a time), `measure` (`clients` clients
  * paying for `ms`, client i on pair i; an operation is one payment: quote create + execute).
  */
-export const startQuotesLoad = () => startBenchProcess(import.meta.url, {}) as Promise<BenchProcess<unknown>>;
+export const startQuotesLoad = () => startLoadProcess(import.meta.url);
 
 /** One operation: create a quote and execute it, each with its own Idempotency-Key, as a client would. */
 async function payOnce(api: Client, pair: Pair): Promise<number> {
@@ -45,21 +45,16 @@ async function measure(api: Client, pairs: Pair[], clients: number, ms: number):
   return { ops: latencies.length, seconds: (performance.now() - started) / 1000, latencies };
 }
 
-if (isMain(import.meta.url)) {
-  serveBenchProcess(async () => {
-    const sets = new Map<string, { api: Client; pairs: Pair[] }>();
-    return {
-      ready: null,
-      handlers: {
-        targets: ({ name, baseUrl, auth, pairs }: { name: string; baseUrl: string; auth: string; pairs: Pair[] }) =>
-          void sets.set(name, { api: client(baseUrl, auth, NO_CHECK), pairs }),
-        warmup: async ({ name, count }: { name: string; count: number }) => {
-          const { api, pairs } = sets.get(name)!;
-          for (let i = 0; i < count; i++) await payOnce(api, pairs[i % pairs.length]);
-        },
-        measure: ({ name, clients, ms }: { name: string; clients: number; ms: number }) =>
-          measure(sets.get(name)!.api, sets.get(name)!.pairs, clients, ms),
-      },
-    };
-  });
-}
+serveLoadProcess(import.meta.url, () => {
+  const sets = new Map<string, { api: Client; pairs: Pair[] }>();
+  return {
+    targets: ({ name, baseUrl, auth, pairs }: { name: string; baseUrl: string; auth: string; pairs: Pair[] }) =>
+      void sets.set(name, { api: client(baseUrl, auth, NO_CHECK), pairs }),
+    warmup: async ({ name, count }: { name: string; count: number }) => {
+      const { api, pairs } = sets.get(name)!;
+      for (let i = 0; i < count; i++) await payOnce(api, pairs[i % pairs.length]);
+    },
+    measure: ({ name, clients, ms }: { name: string; clients: number; ms: number }) =>
+      measure(sets.get(name)!.api, sets.get(name)!.pairs, clients, ms),
+  };
+});

@@ -1,10 +1,9 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Sqlite } from '#sqlite/driver.js';
+import { forkHelper, stopHelper } from './helper-process.js';
 
 /** What the raw reference is started with: its file's folder, the HMAC secret, the cards and their funds. */
 export interface RawCardProcessorOptions {
@@ -31,9 +30,7 @@ export interface RawCardProcessor {
  * no card states, rules or deadlines.
  */
 export async function startRawCardProcessor(options: RawCardProcessorOptions): Promise<RawCardProcessor> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = forkHelper(import.meta.url);
   const origin = await new Promise<string>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the raw card processor exited with ${code}`)));
@@ -42,12 +39,7 @@ export async function startRawCardProcessor(options: RawCardProcessorOptions): P
   });
   return {
     origin,
-    async close() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    close: () => stopHelper(child),
   };
 }
 

@@ -1,7 +1,6 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { poll } from '../support/poll.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
+import { forkHelper, stopHelper } from './helper-process.js';
 
 /** What the receiver process reports of each webhook it answered 2xx (the first time its id was delivered). */
 export interface Receipt {
@@ -33,9 +32,7 @@ export interface RemoteReceiver {
 const REPORT_EVERY_MS = 20;
 
 export async function startRemoteReceiver(): Promise<RemoteReceiver> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = forkHelper(import.meta.url);
   const receipts: Receipt[] = [];
   let requests = 0;
   const url = await new Promise<string>((resolve, reject) => {
@@ -59,12 +56,7 @@ export async function startRemoteReceiver(): Promise<RemoteReceiver> {
         { what, timeoutMs, intervalMs: REPORT_EVERY_MS },
       );
     },
-    async close() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    close: () => stopHelper(child),
   };
 }
 

@@ -1,5 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** What a scenario measured: lines to print, and the figures `--json` writes. */
@@ -16,6 +17,25 @@ export interface Scenario {
   name: string;
   description: string;
   run(): Promise<ScenarioReport | string[]>;
+}
+
+/**
+ * A scenario's run against a load process (clients in a process of their own): `body` gets the load and a fresh
+ * folder (`<tmp>/<prefix>…`) for the servers' files; both are cleaned up after it, however it ends.
+ */
+export async function withLoad<L extends { close(): Promise<void> }, T>(
+  prefix: string,
+  startLoad: () => Promise<L>,
+  body: (load: L, dir: string) => Promise<T>,
+): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const load = await startLoad();
+  try {
+    return await body(load, dir);
+  } finally {
+    await load.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A number rounded to `digits` decimals, for figures. */

@@ -1,14 +1,7 @@
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { performance } from 'node:perf_hooks';
 import { client, type Client } from '../support/service.js';
-import {
-  isMain,
-  serveBenchProcess,
-  startBenchProcess,
-  type BenchProcess,
-  type Measured,
-  type TargetsMessage,
-} from './bench-process.js';
+import { serveLoadProcess, startLoadProcess, type Measured, type TargetsMessage } from './bench-process.js';
 import { NO_CHECK } from './scenario.js';
 
 /** One wallet's resource as the clients' process gets it: its path and its session key pair (hex). */
@@ -37,7 +30,7 @@ interface Prepared {
  * (one step 2 at a time for `ms`, each after its own step 1), `prepare` (`perTarget` challenges stamped ahead per
  * wallet), `concurrent` (the prepared step 2s, one in flight per wallet).
  */
-export const startSignedRetryLoad = () => startBenchProcess(import.meta.url, {}) as Promise<BenchProcess<unknown>>;
+export const startSignedRetryLoad = () => startLoadProcess(import.meta.url);
 
 async function prepare(target: Target): Promise<Prepared> {
   target.enabled = !target.enabled;
@@ -62,56 +55,51 @@ async function step2(api: Client, prepared: Prepared): Promise<number> {
   return elapsed;
 }
 
-if (isMain(import.meta.url)) {
-  serveBenchProcess(async () => {
-    const sets = new Map<string, Target[]>();
-    const queues = new Map<string, Prepared[][]>();
-    const targets = (name: string) => sets.get(name)!;
-    return {
-      ready: null,
-      handlers: {
-        targets: ({ name, baseUrl, auth, list }: TargetsMessage<SignedRetryTarget>) => {
-          const api = client(baseUrl, auth, NO_CHECK);
-          sets.set(
-            name,
-            list.map((t) => ({
-              api,
-              path: t.path,
-              stamper: new ApiKeyStamper({ apiPublicKey: t.publicKey, apiPrivateKey: t.privateKey }),
-              enabled: false,
-            })),
-          );
-        },
-        sequential: async ({ name, ms }: { name: string; ms: number }): Promise<Measured> => {
-          const target = targets(name)[0];
-          const latencies: number[] = [];
-          const until = performance.now() + ms;
-          while (performance.now() < until) latencies.push(await step2(target.api, await prepare(target)));
-          return { ops: latencies.length, seconds: latencies.reduce((a, b) => a + b, 0) / 1000, latencies };
-        },
-        prepare: async ({ name, perTarget }: { name: string; perTarget: number }) => {
-          const prepared = await Promise.all(
-            targets(name).map(async (t) => {
-              const q: Prepared[] = [];
-              for (let i = 0; i < perTarget; i++) q.push(await prepare(t));
-              return q;
-            }),
-          );
-          queues.set(name, prepared);
-        },
-        concurrent: async ({ name }: { name: string }): Promise<Measured> => {
-          const prepared = queues.get(name)!;
-          queues.delete(name);
-          const latencies: number[] = [];
-          const started = performance.now();
-          await Promise.all(
-            targets(name).map(async (t, i) => {
-              for (const p of prepared[i]) latencies.push(await step2(t.api, p));
-            }),
-          );
-          return { ops: latencies.length, seconds: (performance.now() - started) / 1000, latencies };
-        },
-      },
-    };
-  });
-}
+serveLoadProcess(import.meta.url, () => {
+  const sets = new Map<string, Target[]>();
+  const queues = new Map<string, Prepared[][]>();
+  const targets = (name: string) => sets.get(name)!;
+  return {
+    targets: ({ name, baseUrl, auth, list }: TargetsMessage<SignedRetryTarget>) => {
+      const api = client(baseUrl, auth, NO_CHECK);
+      sets.set(
+        name,
+        list.map((t) => ({
+          api,
+          path: t.path,
+          stamper: new ApiKeyStamper({ apiPublicKey: t.publicKey, apiPrivateKey: t.privateKey }),
+          enabled: false,
+        })),
+      );
+    },
+    sequential: async ({ name, ms }: { name: string; ms: number }): Promise<Measured> => {
+      const target = targets(name)[0];
+      const latencies: number[] = [];
+      const until = performance.now() + ms;
+      while (performance.now() < until) latencies.push(await step2(target.api, await prepare(target)));
+      return { ops: latencies.length, seconds: latencies.reduce((a, b) => a + b, 0) / 1000, latencies };
+    },
+    prepare: async ({ name, perTarget }: { name: string; perTarget: number }) => {
+      const prepared = await Promise.all(
+        targets(name).map(async (t) => {
+          const q: Prepared[] = [];
+          for (let i = 0; i < perTarget; i++) q.push(await prepare(t));
+          return q;
+        }),
+      );
+      queues.set(name, prepared);
+    },
+    concurrent: async ({ name }: { name: string }): Promise<Measured> => {
+      const prepared = queues.get(name)!;
+      queues.delete(name);
+      const latencies: number[] = [];
+      const started = performance.now();
+      await Promise.all(
+        targets(name).map(async (t, i) => {
+          for (const p of prepared[i]) latencies.push(await step2(t.api, p));
+        }),
+      );
+      return { ops: latencies.length, seconds: (performance.now() - started) / 1000, latencies };
+    },
+  };
+});

@@ -1,17 +1,10 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { performance } from 'node:perf_hooks';
 import { processorSignature } from '#domain/cards/card-processor.js';
-import { available } from '#domain/ledger/ledger.js';
 import { expectBalancedLedger, loadLedger } from '../support/ledger-check.js';
 import { cardsHarness } from './cards-support.js';
-import {
-  platformVerifier,
-  registerDecisionEndpoints,
-  useDecisionReceivers,
-  type DecisionReceiver,
-} from './decisions-support.js';
+import { CARDS, platformVerifier, registerCardEndpoint, useDecisionReceivers } from './decisions-support.js';
 
-const CARDS = 'CARD_AUTHORIZATION.REQUEST';
 const merchant = { descriptor: 'CORNER COFFEE', mcc: '5814', country: 'US' };
 const AUTH_ID = /^CardAuthorization:[0-9a-f-]{36}$/;
 const TX_ID = /^CardTransaction:[0-9a-f-]{36}$/;
@@ -25,7 +18,7 @@ const SLACK_MS = 100;
  */
 describe('card processor authorizations decided by the platform’s endpoint', () => {
   const h = cardsHarness(Date.UTC(2026, 6, 1, 9));
-  const { t, clock } = h;
+  const { t, clock, platformId, availableOf } = h;
   const receiver = useDecisionReceivers();
   let secret: string;
   let counter = 0;
@@ -35,8 +28,6 @@ describe('card processor authorizations decided by the platform’s endpoint', (
     expect(rotated.status).toBe(200);
     secret = rotated.body.cardProcessorSecret;
   });
-
-  const platformId = () => t.service.sandbox!.platformId;
 
   /** The processor's signed POST of a message, its answer and how long it took (real time). */
   async function send(body: Record<string, unknown>) {
@@ -62,19 +53,14 @@ describe('card processor authorizations decided by the platform’s endpoint', (
 
   /** A holder's ACTIVE card on a USD account funded with `usd`. */
   async function fundedCard(usd = 10_000) {
-    const holder = await h.holder();
-    expect((await t.api.post(`/sandbox/internal-accounts/${holder.usd}/fund`, { amount: usd })).status).toBe(200);
-    const card = await h.activeCard(holder, { fundingSources: [holder.usd] });
-    return { accountId: holder.usd, cardId: card.id as string };
+    const { holder, cardId } = await h.funded(usd);
+    return { accountId: holder.usd, cardId: cardId as string };
   }
 
-  const cardEndpoint = (r: DecisionReceiver, extra: Record<string, unknown> = {}) =>
-    registerDecisionEndpoints(t.api, [{ type: CARDS, url: r.url, ...extra }]);
   const processorSettings = async (settings: Record<string, unknown>) =>
     expect((await t.api.patch('/config/card-processor', settings)).status).toBe(200);
 
   const ledger = () => loadLedger(t.service.infra.eventStore, platformId());
-  const availableOf = async (accountId: string) => available((await ledger()).accounts.get(accountId)!);
   /** The holds (pending transfers) an authorization placed on the ledger, with how they ended. */
   const holdsOf = async (reference: string) =>
     [...(await ledger()).transfers.values()]
@@ -88,7 +74,7 @@ describe('card processor authorizations decided by the platform’s endpoint', (
 
   it('a decline by the endpoint answers DECLINED with its reason recorded; the signed request verifies', async () => {
     const r = await receiver();
-    await cardEndpoint(r, { deadlineMs: 1500 });
+    await registerCardEndpoint(t.api, r, { deadlineMs: 1500 });
     r.answer({ body: { decision: 'DECLINE', reason: 'merchant not allowed for this card' } });
     const { accountId, cardId } = await fundedCard();
     const { answer, networkTransactionId } = await authorize(cardId, 1_250);
@@ -125,7 +111,7 @@ describe('card processor authorizations decided by the platform’s endpoint', (
 
   it('a partial approval answers the approved amount, holds it and records what was asked', async () => {
     const r = await receiver();
-    await cardEndpoint(r);
+    await registerCardEndpoint(t.api, r);
     r.answer({ body: { decision: 'APPROVE', approvedAmount: 600 } });
     const { accountId, cardId } = await fundedCard();
     const { answer } = await authorize(cardId, 1_000);
@@ -153,7 +139,7 @@ describe('card processor authorizations decided by the platform’s endpoint', (
     // The processor's own deadline is longer than the platform's: the platform's default decides.
     await processorSettings({ decisionDeadlineMs: 3000 });
     const r = await receiver();
-    await cardEndpoint(r, { deadlineMs: 2000, defaultDecision: 'APPROVE' });
+    await registerCardEndpoint(t.api, r, { deadlineMs: 2000, defaultDecision: 'APPROVE' });
     const { accountId, cardId } = await fundedCard();
     r.answer({ body: { decision: 'APPROVE' } });
     await authorize(cardId, 10); // warm: connections, caches
@@ -174,7 +160,7 @@ describe('card processor authorizations decided by the platform’s endpoint', (
 
   it('an endpoint that answers 500 or garbage: the default decides (BAD_STATUS, MALFORMED_ANSWER)', async () => {
     const r = await receiver();
-    await cardEndpoint(r, { deadlineMs: 1000 });
+    await registerCardEndpoint(t.api, r, { deadlineMs: 1000 });
     const { accountId, cardId } = await fundedCard();
     const cases: [unknown, number, string][] = [
       [{ decision: 'APPROVE' }, 500, 'BAD_STATUS'],
@@ -199,7 +185,7 @@ describe('card processor authorizations decided by the platform’s endpoint', (
     async function lateEndpoint(late: Record<string, unknown>, standInDecision: 'APPROVE' | 'DECLINE') {
       await processorSettings({ decisionDeadlineMs: PROCESSOR_DEADLINE_MS, standInDecision });
       const r = await receiver();
-      await cardEndpoint(r, { deadlineMs: 2000, defaultDecision: 'DECLINE' });
+      await registerCardEndpoint(t.api, r, { deadlineMs: 2000, defaultDecision: 'DECLINE' });
       const card = await fundedCard();
       r.answer({ body: { decision: 'APPROVE' } });
       const first = await authorize(card.cardId, 10); // warm, and the card's first authorization approved at once

@@ -1,9 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { AUTHORIZATION_VALIDITY_MS } from '#domain/cards/card-authorization.js';
 import { processorSignature } from '#domain/cards/card-processor.js';
-import { available } from '#domain/ledger/ledger.js';
 import { expectBalancedLedger, loadLedger } from '../support/ledger-check.js';
-import { cardsHarness, type Holder } from './cards-support.js';
+import { cardsHarness } from './cards-support.js';
 
 const merchant = { descriptor: 'HARBOR HOTEL', mcc: '7011', country: 'US' };
 
@@ -13,11 +12,8 @@ const merchant = { descriptor: 'HARBOR HOTEL', mcc: '7011', country: 'US' };
  */
 describe('card processor increments and partial reversals', () => {
   const h = cardsHarness(Date.UTC(2026, 2, 3, 9));
-  const { t, clock } = h;
+  const { t, clock, ntid, platformId, funded, availableOf, balance } = h;
   let secret: string;
-  let counter = 0;
-  const ntid = (what: string) => `${what}-${++counter}`;
-  const platformId = () => t.service.sandbox!.platformId;
 
   async function send(body: Record<string, unknown>) {
     secret ??= (await t.api.post('/config/card-processor/secret', {})).body.cardProcessorSecret;
@@ -28,13 +24,6 @@ describe('card processor increments and partial reversals', () => {
       'x-processor-platform': platformId(),
       'x-processor-signature': `t=${at},v1=${processorSignature(secret, at, raw)}`,
     });
-  }
-
-  async function funded(usd: number, body: Record<string, unknown> = {}): Promise<{ holder: Holder; cardId: string }> {
-    const holder = await h.holder();
-    expect((await t.api.post(`/sandbox/internal-accounts/${holder.usd}/fund`, { amount: usd })).status).toBe(200);
-    const card = await h.activeCard(holder, { fundingSources: [holder.usd], ...body });
-    return { holder, cardId: card.id };
   }
 
   /** An approved authorization of `amount` on the card, and a way to send follow-ups about it. */
@@ -60,10 +49,15 @@ describe('card processor increments and partial reversals', () => {
     return { answer, follow };
   }
 
-  const availableOf = async (accountId: string) =>
-    available((await loadLedger(t.service.infra.eventStore, platformId())).accounts.get(accountId)!);
-  const balance = async (id: string) => (await t.api.get(`/internal-accounts/${id}`)).body.balance.amount;
   const transaction = async (id: string) => (await t.api.get(`/card-transactions/${id}`)).body;
+  /** A card funded with 1000 whose approved authorization of 300 was incremented by 200, and its follow-ups. */
+  async function incremented() {
+    const { holder, cardId } = await funded(1000);
+    const { answer, follow } = await authorized(cardId, 300);
+    await send(follow('INCREMENTAL_AUTHORIZATION', 200));
+    return { holder, answer, follow };
+  }
+
   /** How the authorization's ledger transfers ended: its holds (and re-holds), posted, voided or still pending. */
   const holdsOf = async (authorizationId: string) =>
     [...(await loadLedger(t.service.infra.eventStore, platformId())).transfers.values()]
@@ -216,9 +210,7 @@ describe('card processor increments and partial reversals', () => {
   });
 
   it('releases a partial reversal from the last increment first', async () => {
-    const { holder, cardId } = await funded(1000);
-    const { answer, follow } = await authorized(cardId, 300);
-    await send(follow('INCREMENTAL_AUTHORIZATION', 200));
+    const { holder, answer, follow } = await incremented();
     // 250 reversed: the increment's 200 and 50 of the original (held again as 250).
     expect((await send(follow('REVERSAL', 250))).body).toMatchObject({ decision: 'APPROVED', approvedAmount: 250 });
     expect(await availableOf(holder.usd)).toBe(750n);
@@ -233,9 +225,7 @@ describe('card processor increments and partial reversals', () => {
   });
 
   it('clears part of an incremented authorization across its holds, holding the rest', async () => {
-    const { holder, cardId } = await funded(1000);
-    const { answer, follow } = await authorized(cardId, 300);
-    await send(follow('INCREMENTAL_AUTHORIZATION', 200));
+    const { holder, answer, follow } = await incremented();
     expect((await send(follow('CLEARING', 350))).body).toMatchObject({ decision: 'APPROVED', approvedAmount: 350 });
     expect(await availableOf(holder.usd)).toBe(500n);
     expect(await transaction(answer.cardTransactionId)).toMatchObject({ status: 'PARTIALLY_SETTLED' });
@@ -245,9 +235,7 @@ describe('card processor increments and partial reversals', () => {
   });
 
   it('voids every hold of an incremented authorization when it expires', async () => {
-    const { holder, cardId } = await funded(1000);
-    const { answer, follow } = await authorized(cardId, 300);
-    await send(follow('INCREMENTAL_AUTHORIZATION', 200));
+    const { holder, answer } = await incremented();
     expect(await availableOf(holder.usd)).toBe(500n);
     clock.advance(AUTHORIZATION_VALIDITY_MS + 1000);
     await t.service.infra.jobs.promoteDue();

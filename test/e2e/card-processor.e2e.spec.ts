@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { testHooks } from '#application/command-context.js';
 import { processorSignature } from '#domain/cards/card-processor.js';
-import { available } from '#domain/ledger/ledger.js';
 import { loadLedger, expectBalancedLedger } from '../support/ledger-check.js';
 import { cliJson } from '../support/cli.js';
 import type { Client } from '../support/service.js';
-import { cardsHarness, type Holder } from './cards-support.js';
+import { cardsHarness } from './cards-support.js';
 
 const merchant = { descriptor: 'CORNER COFFEE', mcc: '5814', country: 'US' };
 const AUTH_ID = /^CardAuthorization:[0-9a-f-]{36}$/;
@@ -13,16 +12,12 @@ const TX_ID = /^CardTransaction:[0-9a-f-]{36}$/;
 
 describe('card processor messages', () => {
   const h = cardsHarness(Date.UTC(2026, 2, 2, 9));
-  const { t, clock } = h;
+  const { t, clock, ntid, platformId, funded, availableOf, balance } = h;
   let secret: string;
-  let counter = 0;
-  const ntid = (what: string) => `${what}-${++counter}`;
 
   afterEach(() => {
     delete testHooks.slowDecision;
   });
-
-  const platformId = () => t.service.sandbox!.platformId;
 
   /** Holds every decision at the platform-decision step until `release`; `lateDecision` settles when one gets there. */
   function slowDecisions() {
@@ -66,16 +61,6 @@ describe('card processor messages', () => {
     ...extra,
   });
 
-  async function funded(usd: number): Promise<{ holder: Holder; cardId: string }> {
-    const holder = await h.holder();
-    expect((await t.api.post(`/sandbox/internal-accounts/${holder.usd}/fund`, { amount: usd })).status).toBe(200);
-    const card = await h.activeCard(holder, { fundingSources: [holder.usd] });
-    return { holder, cardId: card.id };
-  }
-
-  const availableOf = async (accountId: string) =>
-    available((await loadLedger(t.service.infra.eventStore, platformId())).accounts.get(accountId)!);
-  const balance = async (id: string) => (await t.api.get(`/internal-accounts/${id}`)).body.balance.amount;
   const history = async (cardId: string) => (await t.api.get(`/audit/cards/${cardId}/history?limit=100`)).body.data;
   const recorded = async (cardId: string) =>
     (await history(cardId)).filter((e: { type: string }) => e.type === 'CardAuthorizationRecorded');

@@ -2,6 +2,8 @@ import { expect } from '@jest/globals';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { ManualClock } from '#domain/clock.js';
 import { streams } from '#domain/ids.js';
+import { available } from '#domain/ledger/ledger.js';
+import { loadLedger } from '../support/ledger-check.js';
 import { useTestService } from '../support/fixture.js';
 import { signedRequest, walletHolder, type WalletSession } from '../support/wallet-session.js';
 import { poll } from '../support/poll.js';
@@ -56,6 +58,7 @@ export interface Holder {
 export function cardsHarness(start: number) {
   const clock = new ManualClock(start);
   const t = useTestService({ clock });
+  let counter = 0;
 
   const harness = {
     clock,
@@ -95,6 +98,21 @@ export function cardsHarness(start: number) {
     patch: (id: string, body: Record<string, unknown>, session: WalletSession) =>
       signedRequest(t.api, 'PATCH', `/cards/${id}`, body, session),
     cardEvents: async (id: string) => t.service.infra.eventStore.readStream(streams.card(id)),
+    /** A network transaction id not used before in this file: `<what>-<n>`. */
+    ntid: (what: string) => `${what}-${++counter}`,
+    platformId: () => t.service.sandbox!.platformId,
+    /** A holder whose USD account is funded with `usd`, and an ACTIVE card drawing on that account. */
+    async funded(usd: number, body: Record<string, unknown> = {}): Promise<{ holder: Holder; cardId: string }> {
+      const holder = await harness.holder();
+      expect((await t.api.post(`/sandbox/internal-accounts/${holder.usd}/fund`, { amount: usd })).status).toBe(200);
+      const card = await harness.activeCard(holder, { fundingSources: [holder.usd], ...body });
+      return { holder, cardId: card.id };
+    },
+    /** The account's available amount on the ledger (its balance less its pending holds). */
+    availableOf: async (accountId: string) =>
+      available((await loadLedger(t.service.infra.eventStore, harness.platformId())).accounts.get(accountId)!),
+    /** The account's balance as the API shows it. */
+    balance: async (id: string) => (await t.api.get(`/internal-accounts/${id}`)).body.balance.amount,
   };
   return harness;
 }

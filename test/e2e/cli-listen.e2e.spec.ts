@@ -67,14 +67,8 @@ describe('listen: a platform’s webhooks forwarded from the log to a receiver o
 
   /** A customer's payment to an external account whose number ends with `suffix` (the sandbox's outcomes). */
   const payment = async (suffix: string, api = a.api) => {
-    const pay = money(t, api);
-    const c = await pay.funded(100_000);
-    const ext = await pay.external(c.id, 'USD', suffix);
-    const q = await pay.accountQuote(c.accounts.USD, ext, 10_000);
-    expect(q.status).toBe(201);
-    const run = await api.post(`/quotes/${q.body.id}/execute`);
-    expect(run.status).toBe(200);
-    return { tx: run.body.transactionId as string, customer: c };
+    const { transactionId, customer } = await money(t, api).payout(suffix);
+    return { tx: transactionId, customer };
   };
 
   it('forwards a payment’s webhooks signed as deliveries are; resumes with --from exactly after one', async () => {

@@ -87,6 +87,13 @@ export async function registerDecisionEndpoints(api: Client, endpoints: Record<s
   return res.body;
 }
 
+/** The decision type of card authorizations. */
+export const CARDS = 'CARD_AUTHORIZATION.REQUEST';
+
+/** Registers `r` as the platform's only decision endpoint, for card authorizations (`extra`: deadline, default). */
+export const registerCardEndpoint = (api: Client, r: DecisionReceiver, extra: Record<string, unknown> = {}) =>
+  registerDecisionEndpoints(api, [{ type: CARDS, url: r.url, ...extra }]);
+
 /** The platform's webhook verifier (both signatures), from GET /config. */
 export async function platformVerifier(api: Client): Promise<WebhookVerifier> {
   const config = (await api.get('/config')).body;

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { processorSignature } from '#domain/cards/card-processor.js';
 import { useTestService } from '../support/fixture.js';
 import type { Client } from '../support/service.js';
-import { individual, submit } from './kyc-review-support.js';
+import { individual, reviewDecisionEntry, submit } from './kyc-review-support.js';
 
 const SECRET = 'kps_shared_secret_for_tests';
 /** A provider that cannot be reached (a closed port): the review then waits for an operator. */
@@ -79,8 +79,7 @@ describe('KYC provider callback', () => {
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ id: review.id, status: 'APPROVED', decidedBy: 'system:kyc-provider' });
     expect((await prod.api.get(`/customers/${customer.id}`)).body.kycStatus).toBe('APPROVED');
-    const history = (await prod.api.get(`/audit/customers/${customer.id}/history?limit=100`)).body.data;
-    expect(history.find((e: any) => e.type === 'KycReviewDecided')).toMatchObject({
+    expect(await reviewDecisionEntry(prod.api, customer.id)).toMatchObject({
       actor: 'system:kyc-provider',
       changes: { decision: 'APPROVED', reason: 'clear', decidedBy: 'system:kyc-provider' },
     });

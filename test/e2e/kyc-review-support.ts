@@ -66,3 +66,9 @@ export async function submit(api: Client, customerId: string) {
   expect(verification).toMatchObject({ verificationStatus: 'IN_PROGRESS', errors: [] });
   return verification as { id: string };
 }
+
+/** The entry of the customer's audit history that records its review's decision (undefined before one). */
+export const reviewDecisionEntry = async (api: Client, customerId: string) =>
+  ((await api.get(`/audit/customers/${customerId}/history?limit=100`)).body.data as any[]).find(
+    (e) => e.type === 'KycReviewDecided',
+  );

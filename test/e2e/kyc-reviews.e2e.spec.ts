@@ -4,7 +4,14 @@ import { WEBHOOK_EVENT_MAP, type WebhookSourceEvent, type WebhookSources } from 
 import { useTestService } from '../support/fixture.js';
 import { poll } from '../support/poll.js';
 import type { Client } from '../support/service.js';
-import { ADDRESS, businessWithOwner, individual, submit, uploadDocument } from './kyc-review-support.js';
+import {
+  ADDRESS,
+  businessWithOwner,
+  individual,
+  reviewDecisionEntry,
+  submit,
+  uploadDocument,
+} from './kyc-review-support.js';
 
 const enc = encodeURIComponent;
 const TOKEN = expect.stringMatching(/^ApiToken:[0-9a-f-]{36}$/);
@@ -72,8 +79,7 @@ describe('KYC review in production', () => {
       type: 'CUSTOMER.KYB_APPROVED',
       data: { id: business.id, kybStatus: 'APPROVED' },
     });
-    const history = (await prod.api.get(`/audit/customers/${business.id}/history?limit=100`)).body.data;
-    expect(history.find((e: any) => e.type === 'KycReviewDecided')).toMatchObject({
+    expect(await reviewDecisionEntry(prod.api, business.id)).toMatchObject({
       actor: approved.body.decidedBy,
       changes: { verificationId: verification.id, decision: 'APPROVED', decidedBy: TOKEN },
     });
@@ -103,8 +109,7 @@ describe('KYC review in production', () => {
       type: 'CUSTOMER.KYC_REJECTED',
       data: { id: customer.id, kycStatus: 'REJECTED' },
     });
-    const history = (await prod.api.get(`/audit/customers/${customer.id}/history?limit=100`)).body.data;
-    expect(history.find((e: any) => e.type === 'KycReviewDecided')).toMatchObject({
+    expect(await reviewDecisionEntry(prod.api, customer.id)).toMatchObject({
       actor: rejected.body.decidedBy,
       occurredAt: rejected.body.decidedAt,
       changes: { decision: 'REJECTED', reason, decidedBy: TOKEN },

@@ -24,6 +24,22 @@ export const accountQuoteBody = (
   ...extra,
 });
 
+/** The body of a quote paid in by `customerId` in `currency` (REALTIME_FUNDING) to an internal account. */
+export const fundingQuoteBody = (
+  customerId: string,
+  currency: string,
+  destinationAccountId: string,
+  lockedCurrencySide: 'SENDING' | 'RECEIVING',
+  amount: number,
+  extra: Record<string, unknown> = {},
+) => ({
+  source: { sourceType: 'REALTIME_FUNDING', customerId, currency },
+  destination: { destinationType: 'ACCOUNT', accountId: destinationAccountId },
+  lockedCurrencySide,
+  lockedCurrencyAmount: amount,
+  ...extra,
+});
+
 export function money(t: TestService, api: Client = t.api) {
   const customer = async (currencies: string[] = ['USD'], extra: Record<string, unknown> = {}): Promise<Customer> => {
     const res = await api.post('/customers', {
@@ -104,6 +120,19 @@ export function money(t: TestService, api: Client = t.api) {
     const q = (await accountQuote(ada.accounts.USD, bob.accounts.USD, amount)).body;
     return { ada, bob, q };
   };
+  /**
+   * A funded customer's executed payment of 10,000 from its USD account to an external account whose number ends
+   * with `suffix` (the sandbox's outcomes).
+   */
+  const payout = async (suffix: string) => {
+    const c = await funded(100_000);
+    const ext = await external(c.id, 'USD', suffix);
+    const q = await accountQuote(c.accounts.USD, ext, 10_000);
+    expect(q.status).toBe(201);
+    const run = await api.post(`/quotes/${q.body.id}/execute`);
+    expect(run.status).toBe(200);
+    return { transactionId: run.body.transactionId as string, customer: c };
+  };
   const transaction = async (id: string) => {
     const res = await api.get(`/transactions/${id}`);
     expect(res.status).toBe(200);
@@ -136,6 +165,7 @@ export function money(t: TestService, api: Client = t.api) {
     funded,
     payerAndPayee,
     usdQuote,
+    payout,
     transaction,
     eventually,
     advance,

@@ -1,21 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { checkReadiness } from '../../apps/host/src/observability/readiness.js';
 import { startMetricsServer, type MetricsServer } from '../../apps/host/src/observability/metrics-server.js';
 import { startChildWorker, type ChildWorker } from '../support/child-service.js';
 import { useDataDir, useTestService } from '../support/fixture.js';
+import { freePort } from '../support/ports.js';
+import { accountQuoteBody } from './money-support.js';
 
 const TOKEN = 'scrape-token-for-tests';
-
-/** A port free now (the system's choice for port 0, released), for a child process to listen on. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const scrape = (port: number, auth = `Bearer ${TOKEN}`) =>
   fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: auth } });
@@ -97,13 +89,7 @@ describe('metrics and health probes of the API process', () => {
       };
     };
     const before = await counts();
-    const paid = await fixture.api.post('/quotes', {
-      source: { sourceType: 'ACCOUNT', accountId: payer },
-      destination: { destinationType: 'ACCOUNT', accountId: payee },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: 2_500,
-      immediatelyExecute: true,
-    });
+    const paid = await fixture.api.post('/quotes', accountQuoteBody(payer, payee, 2_500, { immediatelyExecute: true }));
     expect(paid.status).toBe(201);
     const after = await counts();
     expect(after.quotes - before.quotes).toBe(1);

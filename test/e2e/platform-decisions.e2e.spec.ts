@@ -5,13 +5,13 @@ import { walletHolder } from '../support/wallet-session.js';
 import { agents, policy } from './agents-support.js';
 import { cardsHarness } from './cards-support.js';
 import {
+  CARDS,
   platformVerifier,
+  registerCardEndpoint,
   registerDecisionEndpoints,
   useDecisionReceivers,
-  type DecisionReceiver,
 } from './decisions-support.js';
 
-const CARDS = 'CARD_AUTHORIZATION.REQUEST';
 const AGENTS = 'AGENT_ACTION.REQUEST';
 const merchant = { descriptor: 'CORNER COFFEE', mcc: '5814', country: 'US' };
 
@@ -51,13 +51,9 @@ describe('decisions in the loop: the platform decides card authorizations and ag
     return { res, ms: performance.now() - start };
   }
 
-  async function cardEndpoint(r: DecisionReceiver, extra: Record<string, unknown> = {}, api = h.api) {
-    return registerDecisionEndpoints(api, [{ type: CARDS, url: r.url, ...extra }]);
-  }
-
   it('registers one endpoint per type, shown in GET /config with its defaults; bad ones are refused', async () => {
     const r = await receiver();
-    await cardEndpoint(r);
+    await registerCardEndpoint(h.api, r);
     const config = (await h.api.get('/config')).body;
     expect(config.decisionEndpoints).toEqual([
       { type: CARDS, url: r.url, deadlineMs: 2000, defaultDecision: 'DECLINE' },
@@ -81,7 +77,7 @@ describe('decisions in the loop: the platform decides card authorizations and ag
 
   it('a decline by the endpoint declines with PLATFORM_DECLINED and its reason; the request verifies', async () => {
     const r = await receiver();
-    await cardEndpoint(r, { deadlineMs: 1500 });
+    await registerCardEndpoint(h.api, r, { deadlineMs: 1500 });
     r.answer({ body: { decision: 'DECLINE', reason: 'merchant not allowed for this card' } });
     const { cardId } = await fundedCard(h.api);
     const res = await authorize(h.api, cardId, 1_250);
@@ -108,7 +104,7 @@ describe('decisions in the loop: the platform decides card authorizations and ag
 
   it('a partial approval holds the approved amount', async () => {
     const r = await receiver();
-    await cardEndpoint(r);
+    await registerCardEndpoint(h.api, r);
     r.answer({ body: { decision: 'APPROVE', approvedAmount: 600 } });
     const { cardId } = await fundedCard(h.api);
     const res = await authorize(h.api, cardId, 1_000);
@@ -127,7 +123,7 @@ describe('decisions in the loop: the platform decides card authorizations and ag
 
   it('an endpoint slower than the deadline: the default answers within the deadline plus 100 ms', async () => {
     const r = await receiver();
-    await cardEndpoint(r, { deadlineMs: 500, defaultDecision: 'APPROVE' });
+    await registerCardEndpoint(h.api, r, { deadlineMs: 500, defaultDecision: 'APPROVE' });
     r.answer({ body: { decision: 'DECLINE' }, delayMs: 3000 });
     const { cardId } = await fundedCard(h.api);
     await authorize(h.api, cardId, 10); // warm: connections, caches
@@ -145,7 +141,7 @@ describe('decisions in the loop: the platform decides card authorizations and ag
 
   it('a 500 or an unusable answer: the default decides (BAD_STATUS, MALFORMED_ANSWER)', async () => {
     const r = await receiver();
-    await cardEndpoint(r, { deadlineMs: 1000 });
+    await registerCardEndpoint(h.api, r, { deadlineMs: 1000 });
     const { cardId } = await fundedCard(h.api);
     const cases: [unknown, number | undefined, string][] = [
       [{ decision: 'APPROVE' }, 500, 'BAD_STATUS'],
@@ -169,11 +165,11 @@ describe('decisions in the loop: the platform decides card authorizations and ag
     const other = await h.t.otherPlatform();
     const slow = await receiver();
     slow.answer({ body: { decision: 'APPROVE' }, delayMs: 3000 });
-    await cardEndpoint(slow, { deadlineMs: 2000, defaultDecision: 'APPROVE' }, other.api);
+    await registerCardEndpoint(other.api, slow, { deadlineMs: 2000, defaultDecision: 'APPROVE' });
     const theirs = await fundedCard(other.api);
     const fast = await receiver();
     fast.answer({ body: { decision: 'APPROVE' } });
-    await cardEndpoint(fast, { deadlineMs: 2000 });
+    await registerCardEndpoint(h.api, fast, { deadlineMs: 2000 });
     const ours = await fundedCard(h.api);
     const asked = slow.requests.length;
     const pending = timedAuthorization(other.api, theirs.cardId, 100);

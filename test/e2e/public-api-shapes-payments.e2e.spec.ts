@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { useTestService } from '../support/fixture.js';
-import { money } from './money-support.js';
+import { fundingQuoteBody, money } from './money-support.js';
 
 type Schema = Record<string, any>;
 
@@ -33,12 +33,7 @@ describe('the public API’s shapes of payments', () => {
     beforeAll(async () => {
       const m = money(t);
       const payer = await m.customer(['USD', 'EUR']);
-      const quote = await m.quote({
-        source: { sourceType: 'REALTIME_FUNDING', customerId: payer.id, currency: 'USD' },
-        destination: { destinationType: 'ACCOUNT', accountId: payer.accounts.EUR },
-        lockedCurrencySide: 'RECEIVING',
-        lockedCurrencyAmount: 10_000,
-      });
+      const quote = await m.quote(fundingQuoteBody(payer.id, 'USD', payer.accounts.EUR, 'RECEIVING', 10_000));
       before = (await m.transaction(quote.body.transactionId)).source;
       expect((await t.api.post('/sandbox/send', { quoteId: quote.body.id, currencyCode: 'USD' })).status).toBe(200);
       after = (await m.transaction(quote.body.transactionId)).source;

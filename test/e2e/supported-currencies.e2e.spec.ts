@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { agents, policy } from './agents-support.js';
-import { money, type Customer } from './money-support.js';
+import { fundingQuoteBody, money, type Customer } from './money-support.js';
 
 /** Quotes and transfers move money only in the currencies of the platform's `supportedCurrencies` (GET /config). */
 describe('supportedCurrencies enforced where money moves', () => {
@@ -60,15 +60,7 @@ describe('supportedCurrencies enforced where money moves', () => {
     const before = await counts();
     refused(await m.accountQuote(payer.accounts.EUR, usdExternal, 1_000), 'source.accountId');
     refused(await m.accountQuote(payer.accounts.USD, payer.accounts.EUR, 1_000), 'destination.accountId');
-    refused(
-      await m.quote({
-        source: { sourceType: 'REALTIME_FUNDING', customerId: payer.id, currency: 'EUR' },
-        destination: { destinationType: 'ACCOUNT', accountId: payer.accounts.USD },
-        lockedCurrencySide: 'SENDING',
-        lockedCurrencyAmount: 1_000,
-      }),
-      'source.currency',
-    );
+    refused(await m.quote(fundingQuoteBody(payer.id, 'EUR', payer.accounts.USD, 'SENDING', 1_000)), 'source.currency');
     expect(await counts()).toEqual(before);
     const usd = await m.accountQuote(payer.accounts.USD, usdExternal, 1_000);
     expect(usd.status).toBe(201);

@@ -7,6 +7,7 @@ import { startChildService, type ChildService } from '../support/child-service.j
 import { useDataDir, useTestService } from '../support/fixture.js';
 import { poll } from '../support/poll.js';
 import { uniqueValue } from '../support/sequence.js';
+import { accountQuoteBody } from './money-support.js';
 
 interface ExportedSpan {
   traceId: string;
@@ -65,13 +66,7 @@ describe('traces with OTEL_TRACES_EXPORTER=otlp', () => {
     expect((await api.patch('/config', { webhookEndpoint: `${receiver.url}/hooks` })).status).toBe(200);
     const [payer, payee] = [await customer(), await customer()];
     expect((await api.post(`/sandbox/internal-accounts/${payer}/fund`, { amount: 50_000 })).status).toBe(200);
-    const paid = await api.post('/quotes', {
-      source: { sourceType: 'ACCOUNT', accountId: payer },
-      destination: { destinationType: 'ACCOUNT', accountId: payee },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: 12_345,
-      immediatelyExecute: true,
-    });
+    const paid = await api.post('/quotes', accountQuoteBody(payer, payee, 12_345, { immediatelyExecute: true }));
     expect(paid.status).toBe(201);
     // The request log line names the request's trace.
     const line = await poll(

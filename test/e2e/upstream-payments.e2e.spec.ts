@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Client } from '../support/service.js';
-import { type Customer, useMoneyService } from './money-support.js';
+import { fundingQuoteBody, type Customer, useMoneyService } from './money-support.js';
 import { uniqueValue } from '../support/sequence.js';
 import { pendingIncoming } from '../support/sandbox-payments.js';
 
@@ -17,13 +17,9 @@ describe('quotes, transactions and transfers shaped like the public API', () => 
   describe('POST /quotes', () => {
     it('takes a REALTIME_FUNDING source: instructions to pay, then the payment starts when funds arrive', async () => {
       const payer = await m.customer(['USD', 'EUR']);
-      const res = await m.quote({
-        source: { sourceType: 'REALTIME_FUNDING', customerId: payer.id, currency: 'USD' },
-        destination: { destinationType: 'ACCOUNT', accountId: payer.accounts.EUR },
-        lockedCurrencySide: 'RECEIVING',
-        lockedCurrencyAmount: 10_000,
-        immediatelyExecute: true,
-      });
+      const res = await m.quote(
+        fundingQuoteBody(payer.id, 'USD', payer.accounts.EUR, 'RECEIVING', 10_000, { immediatelyExecute: true }),
+      );
       expect(res.status).toBe(201);
       const quote = res.body;
       expect(quote).toMatchObject({

@@ -42,15 +42,7 @@ describe('payment webhooks: the public API types for every status change', () =>
   const hookOf = (transactionId: string, type: string) =>
     t.receiver.requests.find((r) => r.json?.data?.id === transactionId && r.json.type === type)!.json!;
 
-  const execute = async (suffix: string) => {
-    const c = await m.funded(100_000);
-    const ext = await m.external(c.id, 'USD', suffix);
-    const q = await m.accountQuote(c.accounts.USD, ext, 10_000);
-    expect(q.status).toBe(201);
-    const run = await api.post(`/quotes/${q.body.id}/execute`);
-    expect(run.status).toBe(200);
-    return run.body.transactionId as string;
-  };
+  const execute = async (suffix: string) => (await m.payout(suffix)).transactionId;
 
   it('a quote that completes: PENDING, PROCESSING, COMPLETED', async () => {
     const tx = await execute('555');

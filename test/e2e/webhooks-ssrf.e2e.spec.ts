@@ -1,21 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UNREACHABLE } from '#domain/webhooks/webhook-delivery.js';
 import { streams } from '#domain/ids.js';
+import { freePort } from '../support/ports.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-
-/** A port nothing listens on (bound once, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('webhooks: SSRF guard on endpoints and the sandbox test webhook', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'payments-ssrf-'));
@@ -25,7 +16,8 @@ describe('webhooks: SSRF guard on endpoints and the sandbox test webhook', () =>
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
-    unused = await closedPort();
+    // A port nothing listens on.
+    unused = await freePort();
     // The endpoint is configured while the operator allow-lists 127.0.0.1 ...
     const env = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_TIMEOUT_MS: '2000' };
     const first = await startTestService({ dataDir, env });

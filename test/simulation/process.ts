@@ -136,14 +136,7 @@ export class SimProcess {
     this.jobs = new MemoryJobQueue(scheduler.clock, durable.jobs, () => random.uuid());
     this.advanceClock = new AdvanceSandboxClockHandler(this.ctx, this.jobs);
     this.projector = new SimProjector(touched, this.store, readModels, allProjections, random, faults);
-    this.cardAuthorizations = new CardAuthorizations(
-      this.runner,
-      this.cardLocks,
-      this.clocks,
-      ids,
-      this.jobs,
-      noDecisions,
-    );
+    this.cardAuthorizations = new CardAuthorizations(this.ctx, this.cardLocks, this.jobs, noDecisions);
     this.payments = new PaymentProcess(this.runner, this.clocks, this.jobs);
     this.createQuote = new CreateQuoteHandler(this.ctx, this.payments, readModels);
     this.executeQuote = new ExecuteQuoteHandler(this.ctx, this.payments, readModels);

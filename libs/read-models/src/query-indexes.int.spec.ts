@@ -19,23 +19,25 @@ const list = (filters: Query['filters']): Query => ({
   sortOrder: 'desc',
   limit: 20,
 });
-const BY_CUSTOMER = 'by_platformId_customerId_createdAt';
-const BY_UMA = 'by_platformId_umaAddress_createdAt';
-const ofCustomer: Filter = { field: 'customerId', op: 'eq', value: 'Customer:1' };
 const eq = (field: string, value: unknown): Filter => ({ field, op: 'eq', value });
-const BY_TYPE = 'by_platformId_type_createdAt';
-const BY_CURRENCY = 'by_platformId_currency_createdAt';
-const BY_STATUS = 'by_platformId_status_createdAt';
-const BY_PLATFORM_CARD_ID = 'by_platformId_platformCardId_createdAt';
+const ofCustomer: Filter = eq('customerId', 'Customer:1');
 /** Name, collection, query, and the index it must search. */
-const queries: [string, string, Query, string][] = [
+type Row = [string, string, Query, string];
+/** A list on one field's value, which searches the platform's index on that field by creation (`suffix`: more). */
+const byField = (name: string, collection: string, field: string, value: unknown, suffix = ''): Row => [
+  name,
+  collection,
+  list([eq(field, value)]),
+  `by_platformId_${field}_createdAt${suffix}`,
+];
+const queries: Row[] = [
   [
     'customers by platform',
     Collections.customers,
     list([eq('isDeleted', false)]),
     'by_platformId_createdAt_flags_isDeleted',
   ],
-  ['customers by UMA address', Collections.customers, list([eq('umaAddress', '$a@x')]), BY_UMA],
+  byField('customers by UMA address', Collections.customers, 'umaAddress', '$a@x'),
   [
     'customers by platform customer id',
     Collections.customers,
@@ -48,59 +50,40 @@ const queries: [string, string, Query, string][] = [
     list([eq('customerType', 'BUSINESS'), eq('isDeleted', false)]),
     'by_platformId_customerType_createdAt_flags_isDeleted',
   ],
-  ['transactions by platform and customer', Collections.transactions, list([ofCustomer]), BY_CUSTOMER],
-  ['transactions by status', Collections.transactions, list([eq('status', 'FAILED')]), BY_STATUS],
+  byField('transactions by platform and customer', Collections.transactions, 'customerId', 'Customer:1'),
+  byField('transactions by status', Collections.transactions, 'status', 'FAILED'),
   [
     'transactions by reconciliation reference',
     Collections.transactions,
     list([eq('reconciliationInstructions.reference', 'TX-1')]),
     'by_platformId_reconciliationInstructions__reference_createdAt',
   ],
-  ['cards by customer', Collections.cards, list([ofCustomer]), BY_CUSTOMER],
-  [
-    'transactions of a card',
-    Collections.cardTransactions,
-    list([eq('cardId', 'Card:1')]),
-    'by_platformId_cardId_createdAt',
-  ],
+  byField('cards by customer', Collections.cards, 'customerId', 'Customer:1'),
+  byField('transactions of a card', Collections.cardTransactions, 'cardId', 'Card:1'),
   [
     'transactions of a card by status',
     Collections.cardTransactions,
     list([eq('cardId', 'Card:1'), eq('status', 'SETTLED')]),
     'by_platformId_cardId_status_createdAt',
   ],
-  ['quotes by customer', Collections.quotes, list([ofCustomer]), BY_CUSTOMER],
-  ['quotes by status', Collections.quotes, list([eq('status', 'FAILED')]), BY_STATUS],
-  ['cards by state', Collections.cards, list([eq('state', 'FROZEN')]), 'by_platformId_state_createdAt'],
-  ['cards by platform card id', Collections.cards, list([eq('platformCardId', 'c-1')]), BY_PLATFORM_CARD_ID],
-  ['internal accounts by customer', Collections.internalAccounts, list([ofCustomer]), BY_CUSTOMER],
-  [
-    'internal accounts by type',
-    Collections.internalAccounts,
-    list([eq('type', 'EMBEDDED_WALLET')]),
-    `${BY_TYPE}_covers_customerId`,
-  ],
-  [
-    'internal accounts by currency',
-    Collections.internalAccounts,
-    list([eq('currency', 'EUR')]),
-    `${BY_CURRENCY}_covers_customerId`,
-  ],
-  [
+  byField('quotes by customer', Collections.quotes, 'customerId', 'Customer:1'),
+  byField('quotes by status', Collections.quotes, 'status', 'FAILED'),
+  byField('cards by state', Collections.cards, 'state', 'FROZEN'),
+  byField('cards by platform card id', Collections.cards, 'platformCardId', 'c-1'),
+  byField('internal accounts by customer', Collections.internalAccounts, 'customerId', 'Customer:1'),
+  byField('internal accounts by type', Collections.internalAccounts, 'type', 'EMBEDDED_WALLET', '_covers_customerId'),
+  byField('internal accounts by currency', Collections.internalAccounts, 'currency', 'EUR', '_covers_customerId'),
+  byField(
     'external accounts by currency',
     Collections.externalAccounts,
-    list([eq('currency', 'EUR')]),
-    `${BY_CURRENCY}_covers_customerId_status`,
-  ],
-  ['webhook deliveries by status', Collections.webhookDeliveries, list([eq('status', 'FAILED')]), BY_STATUS],
-  ['webhook deliveries by type', Collections.webhookDeliveries, list([eq('type', 'CUSTOMER.KYC_APPROVED')]), BY_TYPE],
-  ['beneficial owners of a business', Collections.beneficialOwners, list([ofCustomer]), BY_CUSTOMER],
-  [
-    'auth methods of an account',
-    Collections.authMethods,
-    list([eq('accountId', 'InternalAccount:1')]),
-    'by_platformId_accountId_createdAt',
-  ],
+    'currency',
+    'EUR',
+    '_covers_customerId_status',
+  ),
+  byField('webhook deliveries by status', Collections.webhookDeliveries, 'status', 'FAILED'),
+  byField('webhook deliveries by type', Collections.webhookDeliveries, 'type', 'CUSTOMER.KYC_APPROVED'),
+  byField('beneficial owners of a business', Collections.beneficialOwners, 'customerId', 'Customer:1'),
+  byField('auth methods of an account', Collections.authMethods, 'accountId', 'InternalAccount:1'),
   [
     'auth methods by passkey credential id',
     Collections.authMethods,
@@ -241,11 +224,20 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
     }
   });
 
-  it('a store of the shared-table layout is split into one table per collection, documents kept', async () => {
+  /** Closes the store and opens one on a new file `name` that `sql` laid out as an older version did. */
+  async function reopenOnOldLayout(name: string, sql: string): Promise<string> {
     await store.close();
-    const file = join(dir(), 'shared.db');
+    const file = join(dir(), name);
     const old = new Sqlite(file);
-    old.exec(
+    old.exec(sql);
+    old.close();
+    store = new SqliteReadModelStore(file);
+    return file;
+  }
+
+  it('a store of the shared-table layout is split into one table per collection, documents kept', async () => {
+    const file = await reopenOnOldLayout(
+      'shared.db',
       'CREATE TABLE docs (collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL);' +
         'CREATE UNIQUE INDEX docs_key ON docs (collection, id);' +
         "CREATE INDEX docs_quotes_by_createdAt ON docs (collection, json_extract(body, '$.createdAt'), id) " +
@@ -253,8 +245,6 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
         `INSERT INTO docs VALUES ('quotes', 'q1', '{"id":"q1","createdAt":"2026-01-02"}');` +
         `INSERT INTO docs VALUES ('ledger', 'a', '{"id":"a","createdAt":"2026-01-01"}')`,
     );
-    old.close();
-    store = new SqliteReadModelStore(file);
     await store.ensureIndexes(allProjections.flatMap((p) => p.indexes ?? []));
     expect(await store.get('ledger', 'a')).toEqual({ id: 'a', createdAt: '2026-01-01' });
     expect((await store.find('quotes', { limit: 10 })).data).toEqual([{ id: 'q1', createdAt: '2026-01-02' }]);
@@ -309,16 +299,12 @@ describe('read-model indexes (SQLite, EXPLAIN QUERY PLAN)', () => {
   });
 
   it('a store of the clustered layout is split as well', async () => {
-    await store.close();
-    const file = join(dir(), 'old.db');
-    const old = new Sqlite(file);
-    old.exec(
+    await reopenOnOldLayout(
+      'old.db',
       'CREATE TABLE docs (collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, ' +
         'PRIMARY KEY (collection, id)) WITHOUT ROWID;' +
         `INSERT INTO docs VALUES ('ledger', 'a', '{"id":"a","createdAt":"2026-01-01"}')`,
     );
-    old.close();
-    store = new SqliteReadModelStore(file);
     expect(await store.get('ledger', 'a')).toEqual({ id: 'a', createdAt: '2026-01-01' });
     await store.commitBatch('p', undefined, 1n, put('b'));
     expect((await store.find('ledger', { limit: 10 })).totalCount).toBe(2);

@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { client } from '../../support/service.js';
 import { walletSession } from '../../support/wallet-session.js';
@@ -9,7 +6,7 @@ import { cpuText, withServerCpu, type BenchProcess, type Measured, type ServerMe
 import { startCardsLoad, type CardTarget } from '../cards-load.js';
 import { startRawSignedRetryProcess } from '../raw-signed-retry.js';
 import { startServiceProcess } from '../service-process.js';
-import { NO_CHECK, percentile, round, type Scenario } from '../scenario.js';
+import { NO_CHECK, percentile, round, withLoad, type Scenario } from '../scenario.js';
 
 /**
  * Freeze/unfreeze round trips on cards, both signed-retry steps with real stamps, many cards at once (one virtual
@@ -80,10 +77,8 @@ export const cardsFreezeUnfreeze: Scenario = {
   description:
     `card freeze/unfreeze round trips, both signed-retry steps with real stamps, ${CONCURRENCY} cards at once, ` +
     'clients in a process of their own: the service (its own process) vs a raw node:http + node:crypto reference',
-  async run() {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-cards-'));
-    const load = await startCardsLoad();
-    try {
+  run: () =>
+    withLoad('bench-cards-', startCardsLoad, async (load, dir) => {
       const service = await startServiceProcess(dir);
       let ours: ServerMeasured;
       let cards: CardTarget[];
@@ -138,9 +133,5 @@ export const cardsFreezeUnfreeze: Scenario = {
         throughputRatio: round(perSecond(ours) / perSecond(raw), 3),
       };
       return { lines, ratio: round(cpuRatio, 3), figures };
-    } finally {
-      await load.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  },
+    }),
 };

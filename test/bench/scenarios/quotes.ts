@@ -1,13 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { client, type Client } from '../../support/service.js';
 import { cpuText, withServerCpu, type BenchProcess, type Measured, type ServerMeasured } from '../bench-process.js';
 import { startQuotesLoad, type Pair } from '../quotes-load.js';
 import { startRawPaymentsProcess } from '../raw-payments.js';
 import { startServiceProcess } from '../service-process.js';
-import { customerAccount, expectStatus, fmt, NO_CHECK, percentile, round, type Scenario } from '../scenario.js';
+import {
+  customerAccount,
+  expectStatus,
+  fmt,
+  NO_CHECK,
+  percentile,
+  round,
+  withLoad,
+  type Scenario,
+} from '../scenario.js';
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */
 const RUN_MS = 4_000;
@@ -80,10 +86,8 @@ export const quotes: Scenario = {
     'quote create + execute over HTTP with Idempotency-Keys, clients in a process of their own, the service in its ' +
     `own on embedded stores: 1 vs ${CONCURRENCY} concurrent clients across ${CONCURRENCY} payers, against a raw ` +
     'node:http + better-sqlite3 payments server (its own process) in the same run',
-  async run() {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-quotes-'));
-    const load = await startQuotesLoad();
-    try {
+  run: () =>
+    withLoad('bench-quotes-', startQuotesLoad, async (load, dir) => {
       const service = await startServiceProcess(dir);
       const { url, auth } = service.ready;
       let ours: { one: ServerMeasured; many: ServerMeasured };
@@ -124,9 +128,5 @@ export const quotes: Scenario = {
         throughputRatio: round(rate(ours.many) / rate(raw.many), 3),
       };
       return { lines, ratio: round(cpuRatio, 3), figures };
-    } finally {
-      await load.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  },
+    }),
 };

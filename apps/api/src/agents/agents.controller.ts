@@ -29,7 +29,7 @@ import { CommandRunner } from '#application/command-runner.js';
 import type { Actor } from '#application/tokens.js';
 import type { AgentPolicy, AgentPolicyUpdate } from '#domain/agents/agent-types.js';
 import { ApiDoc, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
-import { GetOne, GetPage } from '../http/routes.js';
+import { GetOne, GetPage, PostCreate } from '../http/routes.js';
 import { CurrentActor, Public } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { IdParam } from '../http/id-pipe.js';
@@ -69,15 +69,11 @@ export class AgentsController {
     private readonly backtests: AgentPolicyBacktest,
   ) {}
 
-  @Post()
-  @Idempotent()
-  @SecretOnce('deviceCode.code')
-  @ApiDoc({
-    summary: 'Create an agent',
+  @PostCreate('Create an agent', 'The agent and its device code', 'AgentCreateResponse', {
     description: AGENTS_TEXT.create,
-    responses: created('The agent and its device code', 'AgentCreateResponse'),
     errors: [404],
   })
+  @SecretOnce('deviceCode.code')
   create(@Body() body: CreateAgentDto, @CurrentActor() actor: Actor) {
     return this.commands.execute(new CreateAgentCommand({ ...body, policy: body.policy as AgentPolicy }, actor));
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Patch, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CreateBeneficialOwnerCommand,
@@ -7,11 +7,10 @@ import {
 import { BeneficialOwnerQueries } from '#application/beneficial-owners/beneficial-owner-queries.js';
 import type { Actor } from '#application/tokens.js';
 import type { BeneficialOwnerChanges } from '#domain/beneficial-owners/beneficial-owner.js';
-import { ApiDoc, ApiResource, created, ok } from '../docs/api-doc.js';
-import { GetOne, GetPage } from '../http/routes.js';
+import { ApiResource, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage, PostCreate } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
 import {
   CreateBeneficialOwnerDto,
   ListBeneficialOwnersQuery,
@@ -32,12 +31,8 @@ export class BeneficialOwnersController {
     private readonly queries: BeneficialOwnerQueries,
   ) {}
 
-  @Post()
-  @Idempotent()
-  @ApiDoc({
-    summary: 'Create a beneficial owner',
+  @PostCreate('Create a beneficial owner', 'The beneficial owner', 'BeneficialOwner', {
     description: BENEFICIAL_OWNERS_TEXT.create,
-    responses: created('The beneficial owner', 'BeneficialOwner'),
     errors: [404],
   })
   async create(@Body() body: CreateBeneficialOwnerDto, @CurrentActor() actor: Actor) {

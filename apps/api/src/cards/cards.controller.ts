@@ -4,11 +4,10 @@ import { CreateCardCommand, UpdateCardCommand } from '#application/cards/card-co
 import { CardQueries } from '#application/cards/card-queries.js';
 import type { Actor } from '#application/tokens.js';
 import type { CardSnapshot } from '#domain/cards/card-types.js';
-import { ApiDoc, created, ok, ApiSignedResource } from '../docs/api-doc.js';
-import { GetOne, GetPage } from '../http/routes.js';
+import { ApiDoc, ok, ApiSignedResource } from '../docs/api-doc.js';
+import { GetOne, GetPage, PostCreate } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { CreateCardDto, ListCardsQuery, UpdateCardDto } from './card.dto.js';
 import { plainControls, SpendingControlsBacktestDto } from './spending-controls.dto.js';
@@ -23,12 +22,8 @@ export class CardsController {
     private readonly backtests: CardBacktests,
   ) {}
 
-  @Post()
-  @Idempotent()
-  @ApiDoc({
-    summary: 'Request a card',
+  @PostCreate('Request a card', 'The card (PENDING_KYC or PENDING_ISSUE)', 'Card', {
     description: CARDS_TEXT.create,
-    responses: created('The card (PENDING_KYC or PENDING_ISSUE)', 'Card'),
     errors: [404, 409],
   })
   create(@Body() body: CreateCardDto, @CurrentActor() actor: Actor): Promise<CardSnapshot> {

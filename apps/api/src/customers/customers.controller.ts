@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Patch, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CreateCustomerCommand,
@@ -7,13 +7,12 @@ import {
 } from '#application/customers/customer-commands.js';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
-import { ApiDoc, ApiResource, created, ok, ApiSignedResource } from '../docs/api-doc.js';
-import { GetOne, GetPage } from '../http/routes.js';
+import { ApiResource, ok, ApiSignedResource } from '../docs/api-doc.js';
+import { GetOne, GetPage, PostCreate } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { Signed, type SignedCall } from '../http/signed-retry.js';
 import { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from './customer.dto.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
 import { CUSTOMERS_TEXT } from '../docs/descriptions/customers.js';
 
 const CustomerId = () => IdParam('Customer', 'customerId');
@@ -25,14 +24,7 @@ export class CustomersController {
     private readonly queries: Queries,
   ) {}
 
-  @Post()
-  @Idempotent()
-  @ApiDoc({
-    summary: 'Create a customer',
-    description: CUSTOMERS_TEXT.create,
-    responses: created('The customer', 'Customer'),
-    errors: [409],
-  })
+  @PostCreate('Create a customer', 'The customer', 'Customer', { description: CUSTOMERS_TEXT.create, errors: [409] })
   async create(@Body() body: CreateCustomerDto, @CurrentActor() actor: Actor) {
     const id: string = await this.commands.execute(new CreateCustomerCommand(body, actor));
     return this.queries.customer(actor.platformId, id);

@@ -1,4 +1,4 @@
-import { Body, Controller, Injectable, Param, Post, Query, type PipeTransform } from '@nestjs/common';
+import { Body, Controller, Injectable, Param, Query, type PipeTransform } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsInt, IsISO8601, IsOptional, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
@@ -10,13 +10,13 @@ import { InvitationQueries } from '#application/invitations/invitation-queries.j
 import type { Actor } from '#application/tokens.js';
 import { INVITATION_CODE } from '#domain/invitations/invitation.js';
 import { OptionalFilledText, OptionalText } from '../http/fields.js';
-import { ApiDoc, ApiResource, created, ok } from '../docs/api-doc.js';
-import { GetOne, GetPage } from '../http/routes.js';
+import { ApiResource, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage, PostCreate } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { PageParams } from '../http/list-params.js';
 import { UMA_ADDRESS } from '../http/formats.js';
-import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../http/idempotency.interceptor.js';
 import { INVITATIONS_TEXT } from '../docs/descriptions/invitations.js';
 
 const STATUSES = ['PENDING', 'CLAIMED', 'EXPIRED', 'CANCELLED'] as const;
@@ -67,13 +67,7 @@ export class InvitationsController {
     private readonly queries: InvitationQueries,
   ) {}
 
-  @Post()
-  @Idempotent()
-  @ApiDoc({
-    summary: 'Create an invitation',
-    description: INVITATIONS_TEXT.create,
-    responses: created('The invitation', 'Invitation'),
-  })
+  @PostCreate('Create an invitation', 'The invitation', 'Invitation', { description: INVITATIONS_TEXT.create })
   async create(@Body() body: CreateInvitationDto, @CurrentActor() actor: Actor) {
     const code: string = await this.commands.execute(new CreateInvitationCommand(body, actor));
     return this.queries.get(code);

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsISO8601, IsOptional } from 'class-validator';
 import { PERMISSIONS, type Permission } from '#domain/platforms/permissions.js';
@@ -11,12 +11,12 @@ import { Queries } from '#application/queries/queries.js';
 import { apiTokenList } from '#application/queries/list-criteria.js';
 import type { Actor } from '#application/tokens.js';
 import { FilledText, OptionalText } from '../http/fields.js';
-import { ApiDoc, ApiResource, created, noContent, ok } from '../docs/api-doc.js';
-import { GetOne, GetPage } from '../http/routes.js';
+import { ApiResource, noContent, ok } from '../docs/api-doc.js';
+import { GetOne, GetPage, PostCreate } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
-import { Idempotent, SecretOnce } from '../http/idempotency.interceptor.js';
+import { SecretOnce } from '../http/idempotency.interceptor.js';
 import { TOKENS_TEXT } from '../docs/descriptions/tokens.js';
 
 export class CreateTokenDto {
@@ -50,14 +50,10 @@ export class TokensController {
     private readonly queries: Queries,
   ) {}
 
-  @Post()
-  @Idempotent()
-  @SecretOnce('clientSecret')
-  @ApiDoc({
-    summary: 'Create an API token',
+  @PostCreate('Create an API token', 'The token with its secret', 'ApiTokenWithSecret', {
     description: TOKENS_TEXT.create,
-    responses: created('The token with its secret', 'ApiTokenWithSecret'),
   })
+  @SecretOnce('clientSecret')
   async create(@Body() body: CreateTokenDto, @CurrentActor() actor: Actor) {
     const issued: IssuedToken = await this.commands.execute(new CreateApiTokenCommand(body, actor));
     return { ...(await this.queries.apiToken(actor.platformId, issued.id)), clientSecret: issued.clientSecret };

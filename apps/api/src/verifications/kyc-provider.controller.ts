@@ -1,20 +1,6 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Injectable,
-  Post,
-  Put,
-  UseGuards,
-  createParamDecorator,
-  type CanActivate,
-  type ExecutionContext,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, Matches } from 'class-validator';
-import { randomUUID } from 'node:crypto';
 import type { Actor } from '#application/tokens.js';
 import { DecideKycReviewCommand, KYC_PROVIDER_ACTOR } from '#application/verifications/kyc-review-commands.js';
 import { KycProviderSettings } from '#application/verifications/kyc-provider.js';
@@ -25,11 +11,9 @@ import type { ReviewDecision } from '#domain/verifications/verification.js';
 import { ApiDoc, ok } from '../docs/api-doc.js';
 import { KYC_PROVIDER_TEXT } from '../docs/descriptions/verifications.js';
 import { CurrentActor, Public } from '../http/auth.js';
-import { unauthorized } from '../http/errors.js';
 import { FilledText, OptionalFilledText } from '../http/fields.js';
 import { publicIdPattern } from '#domain/ids.js';
-import { rawBodyOf } from '../http/json-body.js';
-import type { HttpRequest } from '../http/platform.js';
+import { SignedCallerActor, SignedCallerGuard } from '../http/signed-callers.js';
 
 const tag = 'Verifications';
 
@@ -49,42 +33,21 @@ export class KycProviderCallbackDto {
   @OptionalFilledText(REVIEW_REASON_MAX) reason?: string;
 }
 
-type ProviderRequest = HttpRequest & { actor?: Actor };
-
-const header = (req: HttpRequest, name: string): string | undefined => {
-  const value = req.headers[name];
-  return typeof value === 'string' ? value : undefined;
-};
-
 /**
  * The provider's callback is authenticated by an HMAC of the raw body with the platform's shared secret (the card
  * processor's check), not by platform credentials: a missing, malformed, stale or wrong signature, an unknown
  * platform and one without a provider all answer 401 before anything is read or decided. The callback then acts for
  * the platform as `system:kyc-provider`.
  */
-@Injectable()
-export class KycProviderSignatureGuard implements CanActivate {
-  constructor(private readonly settings: KycProviderSettings) {}
+export const KycProviderSignatureGuard = SignedCallerGuard(KycProviderSettings, (settings) => ({
+  platformHeader: KYC_PROVIDER_PLATFORM_HEADER,
+  signatureHeader: KYC_PROVIDER_SIGNATURE_HEADER,
+  code: 'KYC_PROVIDER_SIGNATURE_INVALID',
+  actor: KYC_PROVIDER_ACTOR,
+  verify: (platformId, signature, rawBody) => settings.verify(platformId, signature, rawBody),
+}));
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<ProviderRequest>();
-    const platformId = header(req, KYC_PROVIDER_PLATFORM_HEADER);
-    const signature = header(req, KYC_PROVIDER_SIGNATURE_HEADER);
-    const result = await this.settings.verify(platformId, signature, rawBodyOf(req));
-    if (!result.valid) throw unauthorized(result.reason, 'KYC_PROVIDER_SIGNATURE_INVALID');
-    const correlation = header(req, 'x-correlation-id');
-    req.actor = {
-      platformId: result.platformId,
-      actor: KYC_PROVIDER_ACTOR,
-      correlationId: correlation && correlation.length <= 100 ? correlation : randomUUID(),
-    };
-    return true;
-  }
-}
-
-const ProviderActor = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): Actor => ctx.switchToHttp().getRequest<ProviderRequest>().actor!,
-);
+const ProviderActor = SignedCallerActor;
 
 /** The KYC provider's signed answers: each decides a review as an operator's approve or reject would. */
 @Controller('kyc-provider')

@@ -9,14 +9,13 @@ import {
 } from '#application/wallet/credential-commands.js';
 import { VerifyCredentialCommand } from '#application/wallet/session-commands.js';
 import { WalletQueries } from '#application/wallet/wallet-queries.js';
-import { ApiDoc, created, noContent, ok, ApiSignedResource } from '../docs/api-doc.js';
+import { ApiDoc, noContent, ok, ApiSignedResource } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
-import { GetDoc } from '../http/routes.js';
+import { GetDoc, PostCreate } from '../http/routes.js';
 import { IdParam } from '../http/id-pipe.js';
 import type { HttpRequest } from '../http/platform.js';
 import { Signed, signedRetryHeaders, type SignedCall } from '../http/signed-retry.js';
 import { AddCredentialDto, CredentialChallengeDto, ListWalletQuery, VerifyCredentialDto } from './wallet.dto.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
 import { AUTH_CREDENTIALS_TEXT } from '../docs/descriptions/wallet.js';
 
 /** Authentication credentials of embedded wallets (EMAIL_OTP, OAUTH, PASSKEY). */
@@ -28,12 +27,8 @@ export class AuthCredentialsController {
     private readonly queries: WalletQueries,
   ) {}
 
-  @Post()
-  @Idempotent()
-  @ApiDoc({
-    summary: 'Add a credential to an embedded wallet',
+  @PostCreate('Add a credential to an embedded wallet', 'The credential', 'AuthMethod', {
     description: AUTH_CREDENTIALS_TEXT.add,
-    responses: created('The credential', 'AuthMethod'),
     errors: [404, 429],
     signedRetry: true,
   })

@@ -25,20 +25,18 @@ import type { AuthorizationDecision } from '#domain/cards/card-decision.js';
 import { processorHoldTransferId } from '#domain/cards/card-processor.js';
 import { holdTransferIds, incrementHoldTransferId } from '#domain/cards/card-holds.js';
 import { incrementCommand, recordedIncrement } from '#domain/cards/card-increments.js';
-import { slowDecisionStep } from '../command-context.js';
+import { CommandContext, slowDecisionStep } from '../command-context.js';
 import type { PlatformDecisions } from '../decisions/platform-decisions.js';
 import { askPlatformAboutCard, recordedDecision, type CardPlatformAnswer } from './card-decisions.js';
 import { customerDecider } from '#domain/customers/customer.js';
-import { publicId, streams, type IdGenerator } from '#domain/ids.js';
-import { CommandRunner } from '../command-runner.js';
+import { publicId, streams } from '#domain/ids.js';
 import { requireSandbox } from '../payments/ledger/fund-commands.js';
 import type { JobQueue } from '#jobs/job-queue.js';
-import { IDS, JOB_QUEUE, PLATFORM_DECISIONS, type Actor } from '../tokens.js';
+import { JOB_QUEUE, PLATFORM_DECISIONS, type Actor } from '../tokens.js';
 import { scheduleAuthorizationExpiry } from './card-jobs.js';
 import { CardLocks, loadOwnCard } from './card-commands.js';
 import { CardLedger, CardTransferCode, customerAccount } from './card-ledger.js';
 import { CardNetworkCommand, SimulateCardClearingHandler, SimulateCardReturnHandler } from './card-presentments.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { spendingPreCheck } from './card-spending-controls.js';
 import type { SpendingControls } from '#domain/cards/card-spending.js';
 
@@ -88,20 +86,18 @@ export interface AuthorizationRequest {
 @Injectable()
 export class CardAuthorizations {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly locks: CardLocks,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     @Inject(PLATFORM_DECISIONS) private readonly decisions: PlatformDecisions,
   ) {}
 
   /** Decides `request` on the card under its lock, and answers the authorization as recorded. */
   async authorize(cardId: string, request: AuthorizationRequest, actor: Actor): Promise<CardAuthorizationRecord> {
-    const clock = await this.clocks.forPlatform(actor.platformId);
+    const clock = await this.ctx.clocks.forPlatform(actor.platformId);
     return this.locks.run(cardId, async () => {
-      const ledger = new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor });
-      return this.decide(await loadOwnCard(this.runner, cardId, actor), request, ledger, actor);
+      const ledger = new CardLedger(this.ctx.runner, clock, this.ctx.ids, actor.platformId, { ...actor });
+      return this.decide(await loadOwnCard(this.ctx.runner, cardId, actor), request, ledger, actor);
     });
   }
 
@@ -118,18 +114,18 @@ export class CardAuthorizations {
     let declineReason: DeclineReason | undefined =
       screenAuthorization(card, request.currency) ?? request.sandboxDecline;
     // 2. Spending controls: the card's rules on amounts, merchants and categories (checked again when recorded).
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const now = (await this.ctx.clocks.now(actor.platformId)).toISOString();
     // An increment is checked with what its authorization already holds (the per-authorization limit counts both).
     const authorized = request.increment ? state.authorizations.get(authorizationId)?.amount : undefined;
     const spendRequest = { ...request, now, ...(authorized !== undefined ? { authorized: BigInt(authorized) } : {}) };
-    const spending = await spendingPreCheck(this.runner, state, spendRequest);
+    const spending = await spendingPreCheck(this.ctx.runner, state, spendRequest);
     declineReason ??= spending.declineReason;
     // 3. Platform decision: the platform's decision endpoint, asked when the rules approve; it may approve less.
     let platform: CardPlatformAnswer | undefined;
     if (!declineReason) {
       await slowDecisionStep(authorizationId);
       const asked = { platformId: actor.platformId, card, authorizationId, input: request };
-      platform = await askPlatformAboutCard(this.decisions, this.ids, { ...asked, startedAt: request.receivedAt });
+      platform = await askPlatformAboutCard(this.decisions, this.ctx.ids, { ...asked, startedAt: request.receivedAt });
       declineReason = platform?.declineReason;
     }
     const amount = platform?.amount ?? request.amount;
@@ -153,9 +149,9 @@ export class CardAuthorizations {
    * source with the funds, past the card's rules. A decision recorded first stands.
    */
   async standIn(cardId: string, request: AuthorizationRequest, approve: boolean, actor: Actor, reason: string) {
-    const clock = await this.clocks.forPlatform(actor.platformId);
-    const ledger = new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor });
-    const state = await loadOwnCard(this.runner, cardId, actor);
+    const clock = await this.ctx.clocks.forPlatform(actor.platformId);
+    const ledger = new CardLedger(this.ctx.runner, clock, this.ctx.ids, actor.platformId, { ...actor });
+    const state = await loadOwnCard(this.ctx.runner, cardId, actor);
     const decision: AuthorizationDecision = {
       decidedBy: 'STAND_IN',
       elapsedMs: elapsedSince(request.receivedAt),
@@ -193,14 +189,14 @@ export class CardAuthorizations {
   private async placeHold(state: ExistingCard, request: AuthorizationRequest, ledger: CardLedger, actor: Actor) {
     const { card } = state;
     const { authorizationId } = request;
-    const at = (await this.clocks.now(actor.platformId)).toISOString();
+    const at = (await this.ctx.clocks.now(actor.platformId)).toISOString();
     await scheduleAuthorizationExpiry(this.jobs, {
       cardId: card.id,
       platformId: actor.platformId,
       authorizationId,
       at,
     });
-    const { state: holder } = await this.runner.load(streams.customer(card.customerId), customerDecider);
+    const { state: holder } = await this.ctx.runner.load(streams.customer(card.customerId), customerDecider);
     const settlement = await ledger.settlement(card.currency);
     // An increment is held where its authorization is, or not at all.
     for (const fundingSourceId of request.increment ? [request.increment.fundingSourceId] : card.fundingSources) {
@@ -239,7 +235,7 @@ export class CardAuthorizations {
     actor: Actor,
   ): Promise<CardAuthorizationRecord> {
     const { authorizationId, amount, requestedAmount, currency, merchant, networkTransactionId, entryMode } = request;
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const now = (await this.ctx.clocks.now(actor.platformId)).toISOString();
     const command: CardAuthorizationCommand = {
       type: 'RecordAuthorization',
       ...{ authorizationId, amount, currency, merchant, ...outcome, now },
@@ -249,7 +245,7 @@ export class CardAuthorizations {
     const meta = { metadata: { ...actor } };
     const { increment } = request;
     const recording = increment ? incrementCommand(request, increment.networkTransactionId, outcome, now) : command;
-    const { state } = await this.runner.run(streams.card(cardId), cardDecider, recording, meta);
+    const { state } = await this.ctx.runner.run(streams.card(cardId), cardDecider, recording, meta);
     const recorded = requireAuthorization(state, authorizationId);
     const hold = outcome.hold?.transferId;
     // The card closed while the hold was being placed, or another outcome was recorded first: release the hold.
@@ -269,31 +265,34 @@ const elapsedSince = (receivedAt: number) => Math.max(0, Math.round(performance.
 @CommandHandler(SimulateCardAuthorizationCommand)
 export class SimulateCardAuthorizationHandler {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly ctx: CommandContext,
     private readonly authorizations: CardAuthorizations,
-    private readonly clocks: PlatformClocks,
-    @Inject(IDS) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ cardId, input, actor }: SimulateCardAuthorizationCommand): Promise<Record<string, unknown>> {
-    await requireSandbox(this.runner, actor);
+    await requireSandbox(this.ctx.runner, actor);
     const receivedAt = performance.now();
-    const authorizationId = publicId('CardAuthorization', this.ids.uuid());
+    const authorizationId = publicId('CardAuthorization', this.ctx.ids.uuid());
     const sandboxDecline = sandboxDeclineOf(input.merchant.descriptor);
     const request = { authorizationId, ...input, ...(sandboxDecline ? { sandboxDecline } : {}), receivedAt };
     const recorded = await this.authorizations.authorize(cardId, request, actor);
     // A declined authorization stays in the card's history; it opens no transaction.
     if (recorded.status === 'DECLINED') throw declined(recorded);
-    const clock = await this.clocks.forPlatform(actor.platformId);
-    const ledger = new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor });
-    const now = async () => (await this.clocks.now(actor.platformId)).toISOString();
+    const clock = await this.ctx.clocks.forPlatform(actor.platformId);
+    const ledger = new CardLedger(this.ctx.runner, clock, this.ctx.ids, actor.platformId, { ...actor });
+    const now = async () => (await this.ctx.clocks.now(actor.platformId)).toISOString();
     let state: CardAggregate;
     if (sandboxPullFails(input.merchant.descriptor)) {
       const failure = { type: 'ExpireAuthorization' as const, authorizationId, reason: 'PULL_FAILED' as const };
       const meta = { metadata: { ...actor } };
-      ({ state } = await this.runner.run(streams.card(cardId), cardDecider, { ...failure, now: await now() }, meta));
+      ({ state } = await this.ctx.runner.run(
+        streams.card(cardId),
+        cardDecider,
+        { ...failure, now: await now() },
+        meta,
+      ));
       for (const open of await ledger.openHoldsFor(authorizationId)) await ledger.void(open);
-    } else ({ state } = await this.runner.load(streams.card(cardId), cardDecider));
+    } else ({ state } = await this.ctx.runner.load(streams.card(cardId), cardDecider));
     return toCardTransaction(requireTransaction(state, authorizationId));
   }
 }

@@ -28,13 +28,12 @@ import type {
   ProcessorReversalReason,
 } from '#domain/cards/card-types.js';
 import { invalid } from '#domain/errors.js';
-import { streams, type IdGenerator } from '#domain/ids.js';
+import { streams } from '#domain/ids.js';
 import { formatAmount } from '#domain/money.js';
 import type { JobQueue } from '#jobs/job-queue.js';
-import { CommandRunner } from '../command-runner.js';
+import { CommandContext } from '../command-context.js';
 import { requireSandbox } from '../payments/ledger/fund-commands.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
-import { IDS, JOB_QUEUE, type Actor } from '../tokens.js';
+import { JOB_QUEUE, type Actor } from '../tokens.js';
 import { CardLocks, loadOwnCard } from './card-commands.js';
 import { CardLedger, CardTransferCode, customerAccount } from './card-ledger.js';
 
@@ -74,33 +73,31 @@ type OwnCard = Awaited<ReturnType<typeof loadOwnCard>>;
  */
 abstract class CardNetworkHandler<Command extends CardNetworkCommand<unknown>> {
   constructor(
-    protected readonly runner: CommandRunner,
+    protected readonly ctx: CommandContext,
     protected readonly locks: CardLocks,
-    protected readonly clocks: PlatformClocks,
-    @Inject(IDS) protected readonly ids: IdGenerator,
     @Inject(JOB_QUEUE) protected readonly jobs: JobQueue,
   ) {}
 
   /** The simulator: sandbox platforms only. */
   async execute(command: Command): Promise<Record<string, unknown>> {
-    await requireSandbox(this.runner, command.actor);
+    await requireSandbox(this.ctx.runner, command.actor);
     return this.apply(command);
   }
 
   /** Under the card's lock, applies the message to the card loaded there, with a ledger on the platform's clock. */
   async apply(command: Command): Promise<Record<string, unknown>> {
     const { cardId, actor } = command;
-    const clock = await this.clocks.forPlatform(actor.platformId);
+    const clock = await this.ctx.clocks.forPlatform(actor.platformId);
     return this.locks.run(cardId, async () => {
-      const ledger = new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor });
-      return this.simulate(command, await loadOwnCard(this.runner, cardId, actor), ledger);
+      const ledger = new CardLedger(this.ctx.runner, clock, this.ctx.ids, actor.platformId, { ...actor });
+      return this.simulate(command, await loadOwnCard(this.ctx.runner, cardId, actor), ledger);
     });
   }
 
   protected abstract simulate(command: Command, state: OwnCard, ledger: CardLedger): Promise<Record<string, unknown>>;
 
   protected async record(cardId: string, command: CardCommand, actor: Actor): Promise<CardAggregate> {
-    const { state } = await this.runner.run(streams.card(cardId), cardDecider, command, { metadata: { ...actor } });
+    const { state } = await this.ctx.runner.run(streams.card(cardId), cardDecider, command, { metadata: { ...actor } });
     return state;
   }
 
@@ -108,7 +105,7 @@ abstract class CardNetworkHandler<Command extends CardNetworkCommand<unknown>> {
   protected transaction = (state: CardAggregate, authorizationId: string) =>
     toCardTransaction(requireTransaction(state, authorizationId));
 
-  protected now = async (actor: Actor) => (await this.clocks.now(actor.platformId)).toISOString();
+  protected now = async (actor: Actor) => (await this.ctx.clocks.now(actor.platformId)).toISOString();
 }
 
 /**
@@ -134,7 +131,7 @@ export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCard
     const start = { type: 'StartClearing' as const, authorizationId: a.id, amount: plan.amount, now };
     const options = { metadata: { ...actor }, answersAfter: 'append' as const };
     const reserve = { ...start, latePresentment: lateKind };
-    const { state: started } = await this.runner.run(streams.card(cardId), cardDecider, reserve, options);
+    const { state: started } = await this.ctx.runner.run(streams.card(cardId), cardDecider, reserve, options);
     const intent = started.clearings.get(a.id);
     // Recorded meanwhile by another process: the state says how it ended.
     if (!intent) return this.transaction(started, a.id);
@@ -221,10 +218,10 @@ export class SimulateCardClearingHandler extends CardNetworkHandler<SimulateCard
    * that holds nothing any more is refused, and so is an amount above what it holds.
    */
   async reverse(cardId: string, authorizationId: string, actor: Actor, amount?: bigint, networkTransactionId = '') {
-    const clock = await this.clocks.forPlatform(actor.platformId);
+    const clock = await this.ctx.clocks.forPlatform(actor.platformId);
     await this.locks.run(cardId, async () => {
-      const state = await loadOwnCard(this.runner, cardId, actor);
-      const ledger = new CardLedger(this.runner, clock, this.ids, actor.platformId, { ...actor });
+      const state = await loadOwnCard(this.ctx.runner, cardId, actor);
+      const ledger = new CardLedger(this.ctx.runner, clock, this.ctx.ids, actor.platformId, { ...actor });
       const transaction = requireTransaction(state, authorizationId);
       if (amount !== undefined && amount > transaction.held)
         throw invalid(

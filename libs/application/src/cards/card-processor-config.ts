@@ -3,14 +3,13 @@ import { randomBytes } from 'node:crypto';
 import {
   cardProcessorDecider,
   cardProcessorStream,
-  verifyProcessorSignature,
   type CardProcessorSettings,
   type CardProcessorState,
 } from '#domain/cards/card-processor.js';
-import { isPublicId } from '#domain/ids.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 import { CommandRunner } from '../command-runner.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { verifySignedCall, type SignedCaller } from '../signed-callers.js';
 import { SECRET_BOX, type Actor } from '../tokens.js';
 
 const secretContext = (platformId: string) => `card-processor-secret:${platformId}`;
@@ -73,19 +72,16 @@ export class CardProcessorConfig {
    * Whether a message to `platformId` carries a valid signature of its raw body with the platform's secret, within
    * five minutes of the platform's clock. An unknown platform and one without a secret fail like a bad signature.
    */
-  async verify(
-    platformId: string | undefined,
-    header: string | undefined,
-    rawBody: Buffer | undefined,
-  ): Promise<{ valid: true; platformId: string } | { valid: false; reason: string }> {
-    const unknown = { valid: false as const, reason: 'X-Processor-Platform must name a platform with a secret' };
-    if (!platformId || !isPublicId('Platform', platformId)) return unknown;
-    const { sealedSecret } = await this.settings(platformId);
-    if (!sealedSecret) return unknown;
-    if (!rawBody) return { valid: false, reason: 'the message has no JSON body' };
-    const secret = this.box.open(sealedSecret, secretContext(platformId)).toString('utf8');
-    const nowSeconds = Math.floor((await this.clocks.now(platformId)).getTime() / 1000);
-    const result = verifyProcessorSignature({ header, secret, rawBody, nowSeconds });
-    return result.valid ? { valid: true, platformId } : result;
+  verify(platformId: string | undefined, header: string | undefined, rawBody: Buffer | undefined) {
+    return verifySignedCall(this.caller, platformId, header, rawBody);
   }
+
+  private readonly caller: SignedCaller = {
+    unknownPlatform: 'X-Processor-Platform must name a platform with a secret',
+    noBody: 'the message has no JSON body',
+    sealedSecret: async (platformId) => (await this.settings(platformId)).sealedSecret,
+    secretContext,
+    box: this.box,
+    clocks: this.clocks,
+  };
 }

@@ -1,11 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { verifyProcessorSignature } from '#domain/cards/card-processor.js';
-import { isPublicId } from '#domain/ids.js';
 import { kycProviderDecider, kycProviderStream, type KycProviderState } from '#domain/verifications/kyc-provider.js';
 import type { SecretBox } from '#crypto/secret-box.js';
-import { CommandRunner } from '../command-runner.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { CommandContext } from '../command-context.js';
 import { isSandboxPlatform } from '../platforms/platform-config.js';
+import { verifySignedCall, type SignedCaller } from '../signed-callers.js';
 import { SECRET_BOX, type Actor } from '../tokens.js';
 import { KycReviewQueries } from './kyc-review-queries.js';
 
@@ -57,15 +55,14 @@ export class KycProviderSettings {
   private readonly logger = new Logger('KycProvider');
 
   constructor(
-    private readonly runner: CommandRunner,
-    private readonly clocks: PlatformClocks,
+    private readonly ctx: CommandContext,
     private readonly reviews: KycReviewQueries,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(KYC_PROVIDER) private readonly provider: KycProvider,
   ) {}
 
   private async state(platformId: string): Promise<KycProviderState> {
-    return (await this.runner.load(kycProviderStream(platformId), kycProviderDecider)).state;
+    return (await this.ctx.runner.load(kycProviderStream(platformId), kycProviderDecider)).state;
   }
 
   async view(platformId: string) {
@@ -73,9 +70,9 @@ export class KycProviderSettings {
   }
 
   async configure(input: { url: string; secret: string }, actor: Actor) {
-    const sandbox = await isSandboxPlatform(this.runner, actor.platformId);
+    const sandbox = await isSandboxPlatform(this.ctx.runner, actor.platformId);
     const sealedSecret = this.box.seal(input.secret, secretContext(actor.platformId));
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const now = (await this.ctx.clocks.now(actor.platformId)).toISOString();
     const command = {
       type: 'ConfigureKycProvider' as const,
       platformId: actor.platformId,
@@ -84,16 +81,16 @@ export class KycProviderSettings {
       sealedSecret,
       now,
     };
-    const { state } = await this.runner.run(kycProviderStream(actor.platformId), kycProviderDecider, command, {
+    const { state } = await this.ctx.runner.run(kycProviderStream(actor.platformId), kycProviderDecider, command, {
       metadata: { ...actor },
     });
     return view(state);
   }
 
   async remove(actor: Actor) {
-    const now = (await this.clocks.now(actor.platformId)).toISOString();
+    const now = (await this.ctx.clocks.now(actor.platformId)).toISOString();
     const command = { type: 'RemoveKycProvider' as const, platformId: actor.platformId, now };
-    const { state } = await this.runner.run(kycProviderStream(actor.platformId), kycProviderDecider, command, {
+    const { state } = await this.ctx.runner.run(kycProviderStream(actor.platformId), kycProviderDecider, command, {
       metadata: { ...actor },
     });
     return view(state);
@@ -107,7 +104,7 @@ export class KycProviderSettings {
     const state = await this.state(platformId);
     if (!state.configured) return;
     const secret = this.box.open(state.sealedSecret, secretContext(platformId)).toString('utf8');
-    const submittedAt = (await this.clocks.now(platformId)).toISOString();
+    const submittedAt = (await this.ctx.clocks.now(platformId)).toISOString();
     const review = await this.reviews.get(platformId, reviewId);
     const submission: KycSubmission = {
       type: 'KYC_REVIEW.SUBMITTED',
@@ -129,20 +126,20 @@ export class KycProviderSettings {
    * within five minutes of the platform's clock (the card processor's check). An unknown platform and one without a
    * provider fail like a bad signature.
    */
-  async verify(
-    platformId: string | undefined,
-    header: string | undefined,
-    rawBody: Buffer | undefined,
-  ): Promise<{ valid: true; platformId: string } | { valid: false; reason: string }> {
-    const unknown = { valid: false as const, reason: 'X-Kyc-Provider-Platform must name a platform with a provider' };
-    if (!platformId || !isPublicId('Platform', platformId)) return unknown;
-    const state = await this.state(platformId);
-    if (!state.configured) return unknown;
-    if (!rawBody) return { valid: false, reason: 'the callback has no JSON body' };
-    const secret = this.box.open(state.sealedSecret, secretContext(platformId)).toString('utf8');
-    const nowSeconds = Math.floor((await this.clocks.now(platformId)).getTime() / 1000);
-    const headerName = 'X-Kyc-Provider-Signature';
-    const result = verifyProcessorSignature({ header, secret, rawBody, nowSeconds, headerName });
-    return result.valid ? { valid: true, platformId } : result;
+  verify(platformId: string | undefined, header: string | undefined, rawBody: Buffer | undefined) {
+    return verifySignedCall(this.caller, platformId, header, rawBody);
   }
+
+  private readonly caller: SignedCaller = {
+    unknownPlatform: 'X-Kyc-Provider-Platform must name a platform with a provider',
+    noBody: 'the callback has no JSON body',
+    headerName: 'X-Kyc-Provider-Signature',
+    sealedSecret: async (platformId) => {
+      const state = await this.state(platformId);
+      return state.configured ? state.sealedSecret : undefined;
+    },
+    secretContext,
+    box: this.box,
+    clocks: this.ctx.clocks,
+  };
 }

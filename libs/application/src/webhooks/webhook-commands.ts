@@ -3,7 +3,12 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, notFound } from '#domain/errors.js';
 import { publicId, streams, uuidOf } from '#domain/ids.js';
 import { platformDecider } from '#domain/platforms/platform.js';
-import { rotatedSecret, webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
+import {
+  rotatedSecret,
+  webhookConfigDecider,
+  type HostPolicy,
+  type WebhookConfigCommand,
+} from '#domain/webhooks/webhook-config.js';
 import { maxAttemptsFor, testWebhook, UNREACHABLE, webhookDeliveryDecider } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
 import { CommandContext } from '../command-context.js';
@@ -58,6 +63,14 @@ async function currentEndpoint(runner: CommandRunner, platformId: string): Promi
   return state.webhookEndpoint;
 }
 
+/** What a change of endpoints is decided with, besides the endpoints. */
+interface EndpointRules {
+  platformId: string;
+  sandbox: boolean;
+  hosts: HostPolicy;
+  now: string;
+}
+
 /** Handlers that make or replace the signing material: sealed with the secret box, within the service's settings. */
 abstract class WebhookKeysHandler {
   constructor(
@@ -67,7 +80,7 @@ abstract class WebhookKeysHandler {
   ) {}
 
   /** What a change of endpoints is decided with: the platform's kind, the address policy, keys if none exist yet. */
-  protected async endpointRules(platformId: string) {
+  protected async endpointRules(platformId: string): Promise<EndpointRules> {
     const { state: platform } = await this.ctx.runner.load(streams.platform(platformId), platformDecider);
     return {
       platformId,
@@ -75,6 +88,23 @@ abstract class WebhookKeysHandler {
       hosts: { refuses: (url: URL) => refusedUrlHost(url, this.config.webhookAllowedHosts) !== undefined },
       now: (await this.ctx.now(platformId)).toISOString(),
     };
+  }
+
+  /**
+   * Decides the change of endpoints that `command` makes from the rules on the platform's webhook stream; the first
+   * configuration also carries newly generated signing material.
+   */
+  protected async changeEndpoints(actor: Actor, command: (rules: EndpointRules) => WebhookConfigCommand) {
+    const rules = await this.endpointRules(actor.platformId);
+    await this.ctx.runner.run(
+      streams.webhooks(actor.platformId),
+      webhookConfigDecider,
+      (state) => ({
+        ...command(rules),
+        ...(state.keys ? {} : { newKeys: generateWebhookKeys(this.box, actor.platformId) }),
+      }),
+      { metadata: { ...actor } },
+    );
   }
 }
 
@@ -88,18 +118,7 @@ export class ConfigureDecisionEndpointsHandler
   implements ICommandHandler<ConfigureDecisionEndpointsCommand, void>
 {
   async execute({ decisionEndpoints, actor }: ConfigureDecisionEndpointsCommand) {
-    const rules = await this.endpointRules(actor.platformId);
-    await this.ctx.runner.run(
-      streams.webhooks(actor.platformId),
-      webhookConfigDecider,
-      (state) => ({
-        type: 'SetDecisionEndpoints' as const,
-        ...rules,
-        decisionEndpoints,
-        ...(state.keys ? {} : { newKeys: generateWebhookKeys(this.box, actor.platformId) }),
-      }),
-      { metadata: { ...actor } },
-    );
+    await this.changeEndpoints(actor, (rules) => ({ type: 'SetDecisionEndpoints', ...rules, decisionEndpoints }));
   }
 }
 
@@ -110,19 +129,12 @@ export class ConfigureWebhooksHandler
   implements ICommandHandler<ConfigureWebhooksCommand, void>
 {
   async execute({ webhookEndpoint, actor, decisionEndpoints }: ConfigureWebhooksCommand) {
-    const rules = await this.endpointRules(actor.platformId);
-    await this.ctx.runner.run(
-      streams.webhooks(actor.platformId),
-      webhookConfigDecider,
-      (state) => ({
-        type: 'SetWebhookEndpoint' as const,
-        ...rules,
-        webhookEndpoint,
-        ...(decisionEndpoints ? { decisionEndpoints } : {}),
-        ...(state.keys ? {} : { newKeys: generateWebhookKeys(this.box, actor.platformId) }),
-      }),
-      { metadata: { ...actor } },
-    );
+    await this.changeEndpoints(actor, (rules) => ({
+      type: 'SetWebhookEndpoint',
+      ...rules,
+      webhookEndpoint,
+      ...(decisionEndpoints ? { decisionEndpoints } : {}),
+    }));
   }
 }
 

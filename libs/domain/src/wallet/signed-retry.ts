@@ -1,6 +1,6 @@
 import { canonicalJson } from '../canonical-json.js';
 import { DomainError, conflict } from '../errors.js';
-import type { SignedRetryProof, WalletAuthCommand } from './wallet-auth-commands.js';
+import type { CommandOf, SignedRetryProof } from './wallet-auth-commands.js';
 import {
   amend,
   isAuthMethodActive,
@@ -15,6 +15,7 @@ import {
   type SignedChange,
   type SignedRetryChallengeRecord,
   type SignedRetryIntent,
+  type EventOf,
   type WalletAuthEvent,
   type WalletAuthState,
 } from './wallet-auth-state.js';
@@ -169,9 +170,6 @@ export function requireActiveSigningSession(state: WalletAuthState, stampPublicK
       reason: 'the signing key is not an active session of the source wallet',
     });
 }
-
-type CommandOf<T extends WalletAuthCommand['type']> = Extract<WalletAuthCommand, { type: T }>;
-type EventOf<T extends WalletAuthEvent['type']> = Extract<WalletAuthEvent, { type: T }>;
 
 export function consumed(
   scope: { accountId: string; platformId: string },

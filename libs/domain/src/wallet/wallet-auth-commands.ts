@@ -116,3 +116,6 @@ export type WalletAuthCommand =
   | { type: 'SetPrivateEnabled'; privateEnabled: boolean; signedRetry?: SignedRetryProof; now: string }
   /** POST /internal-accounts/{id}/export: records who exported the seed; the sealing happens in the application. */
   | { type: 'ExportWallet'; exportId: string; signedRetry?: SignedRetryProof; now: string };
+
+/** The wallet command of type `T` (or of the types `T` unites). */
+export type CommandOf<T extends WalletAuthCommand['type']> = Extract<WalletAuthCommand, { type: T }>;

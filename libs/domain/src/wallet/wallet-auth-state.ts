@@ -190,6 +190,9 @@ export type WalletAuthEvent =
       data: Scope & { authMethodId: string; requestId: string; counter: number; consumedAt: string };
     };
 
+/** The wallet event of type `T` (or of the types `T` unites). */
+export type EventOf<T extends WalletAuthEvent['type']> = Extract<WalletAuthEvent, { type: T }>;
+
 export const OTP_RATE_LIMIT = { minIntervalSeconds: 30, windowSeconds: 600, maxPerWindow: 5 } as const;
 /** Wrong OTP codes a credential may take in the window before its verification is locked. */
 export const OTP_VERIFY_LIMIT = { maxFailures: 5, windowSeconds: 900 } as const;

@@ -23,7 +23,7 @@ import {
   type WalletAuthState,
 } from './wallet-auth-state.js';
 import { walletAuthSnapshot } from './wallet-auth-snapshot.js';
-import type { NewAuthMethod, SessionProof, WalletAuthCommand } from './wallet-auth-commands.js';
+import type { CommandOf, NewAuthMethod, SessionProof, WalletAuthCommand } from './wallet-auth-commands.js';
 
 /**
  * The embedded wallet's decider (stream `wallet-<account uuid>`): provisioning and settings here; credentials in
@@ -62,8 +62,6 @@ export function decideWalletAuth(cmd: WalletAuthCommand, state: WalletAuthState)
       return unreachable(cmd);
   }
 }
-
-type CommandOf<T extends WalletAuthCommand['type']> = Extract<WalletAuthCommand, { type: T }>;
 
 function decideProvision(cmd: CommandOf<'ProvisionWallet'>, state: WalletAuthState): WalletAuthEvent[] {
   if (state.provisioned)

@@ -15,18 +15,16 @@ import {
   scopeOf,
   type AuthMethodRecord,
   type Provisioned,
+  type EventOf,
   type WalletAuthEvent,
   type WalletAuthState,
 } from './wallet-auth-state.js';
-import type { NewAuthMethod, WalletAuthCommand } from './wallet-auth-commands.js';
+import type { CommandOf, NewAuthMethod } from './wallet-auth-commands.js';
 
 /**
  * The wallet's credentials (email OTP, passkeys, OIDC identities): adding and revoking them, the OTP's limits, the
  * passkey challenges a session answers; decided and folded.
  */
-
-type CommandOf<T extends WalletAuthCommand['type']> = Extract<WalletAuthCommand, { type: T }>;
-type EventOf<T extends WalletAuthEvent['type']> = Extract<WalletAuthEvent, { type: T }>;
 
 /** 429 with `Retry-After`: the edge maps this subclass before the kind-based mapping. */
 export class RateLimitedError extends DomainError {

@@ -14,15 +14,13 @@ import {
   type AuthMethodRecord,
   type Provisioned,
   type SessionRecord,
+  type EventOf,
   type WalletAuthEvent,
   type WalletAuthState,
 } from './wallet-auth-state.js';
-import type { SessionProof, WalletAuthCommand } from './wallet-auth-commands.js';
+import type { CommandOf, SessionProof } from './wallet-auth-commands.js';
 
 /** The wallet's sessions: opened by a credential's proof (OTP, OIDC token, passkey assertion), refreshed, revoked. */
-
-type CommandOf<T extends WalletAuthCommand['type']> = Extract<WalletAuthCommand, { type: T }>;
-type EventOf<T extends WalletAuthEvent['type']> = Extract<WalletAuthEvent, { type: T }>;
 
 export const COMPRESSED_KEY = /^0[23][0-9a-fA-F]{64}$/;
 

@@ -1,15 +1,15 @@
-import { Body, Controller, Headers, Post, Query } from '@nestjs/common';
+import { Body, Controller, Headers, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateQuoteCommand, ExecuteQuoteCommand } from '#application/payments/quotes/quote-commands.js';
 import { quoteRequestOf } from '#domain/payments/quotes/quote.js';
 import type { Actor } from '#application/tokens.js';
 import { MoneyQueries } from '#application/payments/transactions/money-queries.js';
-import { ApiDoc, ApiResource, created, ok } from '../../docs/api-doc.js';
-import { GetOne, GetPage } from '../../http/routes.js';
+import { ApiResource, ok } from '../../docs/api-doc.js';
+import { GetOne, GetPage, PostCreate } from '../../http/routes.js';
 import { CurrentActor } from '../../http/auth.js';
 import { IdParam } from '../../http/id-pipe.js';
-import { Idempotent, IdempotentAction } from '../../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../../http/idempotency.interceptor.js';
 import { CreateQuoteDto, ListQuotesQuery } from './quote.dto.js';
 import { QUOTES_TEXT } from '../../docs/descriptions/quotes.js';
 
@@ -21,14 +21,7 @@ export class QuotesController {
     private readonly queries: MoneyQueries,
   ) {}
 
-  @Post()
-  @Idempotent()
-  @ApiDoc({
-    summary: 'Create a quote',
-    description: QUOTES_TEXT.create,
-    responses: created('The quote', 'Quote'),
-    errors: [404, 409, 422],
-  })
+  @PostCreate('Create a quote', 'The quote', 'Quote', { description: QUOTES_TEXT.create, errors: [404, 409, 422] })
   create(@Body() body: CreateQuoteDto, @CurrentActor() actor: Actor): Promise<Record<string, unknown>> {
     return this.commands.execute(new CreateQuoteCommand(quoteRequestOf(body), actor));
   }

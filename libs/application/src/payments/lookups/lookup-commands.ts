@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, invalid, notFound } from '#domain/errors.js';
-import { isPublicId, publicId, type IdGenerator } from '#domain/ids.js';
+import { isPublicId, publicId } from '#domain/ids.js';
 import {
   LOOKUP_TTL_MS,
   currencyPreferences,
@@ -20,10 +20,10 @@ import { Collections } from '#read-models/projections/collections.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { firstForPlatform } from '../../queries/list-query.js';
 import { CommandRunner } from '../../command-runner.js';
-import { IDS, READ_MODELS, type Actor } from '../../tokens.js';
+import { READ_MODELS, type Actor } from '../../tokens.js';
 import { isSandboxPlatform } from '../../platforms/platform-config.js';
 import { loadLiveExternalAccount } from '../transactions/accounts.js';
-import { PlatformClocks } from '../../platforms/platform-clocks.js';
+import { CommandContext } from '../../command-context.js';
 
 /** Who is sending (`?customerId` and/or `?senderUmaAddress`); both optional. */
 export interface LookupSender {
@@ -103,9 +103,7 @@ type CustomerDoc = Doc & { umaAddress?: string; currencies?: string[]; isDeleted
 @Injectable()
 abstract class LookupHandler {
   constructor(
-    protected readonly runner: CommandRunner,
-    protected readonly clocks: PlatformClocks,
-    @Inject(IDS) protected readonly ids: IdGenerator,
+    protected readonly ctx: CommandContext,
     @Inject(READ_MODELS) protected readonly readModels: ReadModelStore,
   ) {}
 
@@ -152,15 +150,15 @@ abstract class LookupHandler {
     actor: Actor,
     fields: Omit<LookupRecord, 'id' | 'platformId' | 'createdAt' | 'expiresAt'>,
   ): Promise<LookupRecord> {
-    const now = await this.clocks.now(actor.platformId);
+    const now = await this.ctx.clocks.now(actor.platformId);
     const lookup: LookupRecord = {
-      id: publicId('Lookup', this.ids.uuid()),
+      id: publicId('Lookup', this.ctx.ids.uuid()),
       platformId: actor.platformId,
       ...fields,
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + LOOKUP_TTL_MS).toISOString(),
     };
-    await this.runner.run(
+    await this.ctx.runner.run(
       lookupStream(lookup.id),
       lookupDecider,
       { type: 'CreateLookup', lookup },
@@ -185,7 +183,7 @@ export class LookupUmaReceiverHandler
     requireOtherReceiver(receiverUmaAddress, [from.uma, from.fields.senderUmaAddress]);
     const parsed = parseSandboxUmaAddress(receiverUmaAddress);
     // The public API's code: the address is well formed but no receiver answers at it.
-    if (!parsed || !(await isSandboxPlatform(this.runner, actor.platformId)))
+    if (!parsed || !(await isSandboxPlatform(this.ctx.runner, actor.platformId)))
       throw new DomainError('not_found', 'UMA_NOT_FOUND', `no receiver at ${receiverUmaAddress}`);
     return this.store(actor, {
       kind: 'UMA_ADDRESS',
@@ -207,7 +205,7 @@ export class LookupExternalAccountReceiverHandler
   implements ICommandHandler<LookupExternalAccountReceiverCommand, LookupRecord>
 {
   async execute({ accountId, actor, sender }: LookupExternalAccountReceiverCommand) {
-    const account = await loadLiveExternalAccount(this.runner, accountId, actor.platformId);
+    const account = await loadLiveExternalAccount(this.ctx.runner, accountId, actor.platformId);
     const from = await this.sender(sender ?? {}, actor.platformId);
     const name = account.beneficiaryVerifiedData?.fullName ?? account.beneficiary?.fullName;
     return this.store(actor, {
