@@ -62,7 +62,8 @@ function recordedDeliveries(log: MemoryLog): Map<string, RecordedDelivery> {
  * - a delivery recorded as delivered was taken by its platform's receiver at least once.
  * With `settled` (faults over, receivers healthy, the clock past the retry schedule): the dispatcher has passed every
  * event that makes webhooks, and every delivery recorded was delivered, or ran out of attempts and is recorded so
- * (DEAD after its last attempt; FAILED when it is not retried or webhooks were turned off): none is left pending.
+ * (DEAD after its last attempt; FAILED when it is not retried or webhooks were turned off): none is left pending but
+ * a TEST webhook whose request was cut off.
  */
 export function checkWebhooks(log: MemoryLog, receivers: SimReceivers, settled = false): void {
   const deliveries = recordedDeliveries(log);
@@ -103,6 +104,9 @@ export function checkWebhooks(log: MemoryLog, receivers: SimReceivers, settled =
 function checkSettled(delivery: RecordedDelivery): void {
   const { status, lastAttempt, maxAttempts, stream, webhookId } = delivery;
   if (status === 'DELIVERED') return;
+  // A TEST webhook is sent by its request, never by a job: a request cut off between recording the delivery and
+  // recording its attempt leaves it PENDING, and nothing sends it again (its caller got no answer).
+  if (status === 'PENDING' && !isRetried(delivery.type)) return;
   if (status === 'PENDING')
     fail('webhooks: every webhook is delivered or recorded as failed', `${webhookId} still PENDING`, stream);
   const outOfAttempts =

@@ -26,6 +26,7 @@ import { IdempotencyService } from '#application/idempotency/idempotency-service
 import { FundInternalAccountHandler } from '#application/payments/ledger/fund-commands.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { AdvanceSandboxClockHandler } from '#application/sandbox-clock/sandbox-clock.js';
+import { SendTestWebhookHandler } from '#application/webhooks/webhook-commands.js';
 import { heldReadModels } from './held-read-models.js';
 import { SimProjector, SimulatedFault } from './projector.js';
 import type { SimReceivers } from './receivers.js';
@@ -87,6 +88,7 @@ export class SimProcess {
   readonly transferIn: TransferInHandler;
   /** The webhook dispatcher (run by the process holding its lease: the simulation's first). */
   readonly webhooks: SimDispatcher;
+  readonly sendTestWebhook: SendTestWebhookHandler;
   private readonly workers: Worker[];
 
   readonly readModels: ReadModelStore;
@@ -157,11 +159,9 @@ export class SimProcess {
     this.transferOut = new TransferOutHandler(this.runner, this.payments, readModels, this.clocks, ids);
     this.transferIn = new TransferInHandler(this.runner, this.payments, readModels, this.clocks, ids);
     this.webhooks = new SimDispatcher(this, receivers, random);
-    this.workers = [
-      this.startCardWorker(faults),
-      this.startTimers(faults),
-      startDelivery(this, scheduler, faults, receivers, held, clearBox),
-    ];
+    const delivery = startDelivery(this, scheduler, faults, receivers, held, clearBox);
+    this.sendTestWebhook = new SendTestWebhookHandler(this.ctx, delivery.deliverer);
+    this.workers = [this.startCardWorker(faults), this.startTimers(faults), delivery.worker];
   }
 
   /** The worker's timers (quote deadlines, sandbox outcomes, payment recovery), delivered twice now and then. */

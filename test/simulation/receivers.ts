@@ -12,9 +12,22 @@ import type { Random, Scheduler } from './scheduler.js';
  * always with a 503 (`failing`), not at all (`down`: the connection is refused), or takes every request twice
  * (`duplicating`: a proxy in front of it sends it again).
  */
-export type ReceiverMode = 'ok' | 'slow' | 'flaky' | 'failing' | 'down' | 'duplicating';
+export type ReceiverMode = 'ok' | 'slow' | 'flaky' | 'failing' | 'down' | 'duplicating' | 'off';
 
-const MODES: readonly ReceiverMode[] = ['ok', 'ok', 'slow', 'flaky', 'failing', 'down', 'duplicating'];
+/** `off`: the platform turns its webhooks off (its endpoint set to null) until the next change turns them on again. */
+const MODES: readonly ReceiverMode[] = [
+  ...(['ok', 'ok', 'slow', 'flaky', 'failing', 'down', 'duplicating'] as const),
+  ...(['off', 'off', 'off', 'off'] as const),
+];
+
+/** A receiver's change of behaviour: its platform and url, and whether the platform turns its webhooks off or on. */
+export interface ReceiverShift {
+  platformId: string;
+  url: string;
+  mode: ReceiverMode;
+  /** The endpoint the platform sets now (null: webhooks off); absent when it stays as it was. */
+  endpoint?: string | null;
+}
 
 /** One request a receiver got. */
 export interface Receipt {
@@ -65,7 +78,7 @@ export class SimReceivers {
   ) {}
 
   /** A receiver for the platform at `url`, and the platform's signing material (drawn from the seed), sealed. */
-  add(platformId: string, url: string, box: SecretBox): WebhookSigningMaterial {
+  add(platformId: string, url: string, box: SecretBox, mode: ReceiverMode = 'ok'): WebhookSigningMaterial {
     const ecdh = createECDH('prime256v1');
     const d = this.bytes();
     ecdh.setPrivateKey(d);
@@ -80,7 +93,7 @@ export class SimReceivers {
     const privateKey = createPrivateKey({ key: jwk, format: 'jwk' });
     const publicKey = createPublicKey(privateKey);
     const secret = `whsec_${this.bytes().toString('base64')}`;
-    this.byUrl.set(url, { platformId, url, standard: new Webhook(secret), mode: 'ok' });
+    this.byUrl.set(url, { platformId, url, standard: new Webhook(secret), mode });
     return {
       publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
       sealedPrivateKey: box.seal(privateKey.export({ type: 'pkcs8', format: 'der' }), keyContext(platformId)),
@@ -93,11 +106,14 @@ export class SimReceivers {
     return Buffer.from(`${this.random.uuid()}${this.random.uuid()}`.replace(/-/g, ''), 'hex');
   }
 
-  /** A receiver, picked by the seed, behaves otherwise from now on; answers what changed, for the trace. */
-  shift(): string {
+  /** A receiver, picked by the seed, behaves otherwise from now on. */
+  shift(): ReceiverShift {
     const receiver = this.random.pick([...this.byUrl.values()]);
+    const was = receiver.mode;
     receiver.mode = this.random.pick(MODES);
-    return `receiver ${receiver.url} ${receiver.mode}`;
+    const { platformId, url, mode } = receiver;
+    if ((was === 'off') === (mode === 'off')) return { platformId, url, mode };
+    return { platformId, url, mode, endpoint: mode === 'off' ? null : url };
   }
 
   /**
@@ -135,6 +151,7 @@ export class SimReceivers {
     const roll = this.random.next();
     switch (receiver.mode) {
       case 'ok':
+      case 'off':
         return roll < 0.95 ? ok() : { status: 500, delayMs: 0, copies: 1 };
       case 'slow':
         return ok(1 + this.random.int(2 * timeoutMs));

@@ -24,7 +24,7 @@ import { clearBox, SimProcess } from './process.js';
 import { SimReceivers } from './receivers.js';
 import { Random, Scheduler } from './scheduler.js';
 import { createPlatforms, expectedFailure, outcome, pickOperation, type WorkloadMix } from './workload.js';
-import { configureWebhooks } from './webhooks.js';
+import { configureWebhooks, setEndpoint } from './webhooks.js';
 import { World } from './world.js';
 
 export interface SimulationOptions {
@@ -183,7 +183,7 @@ async function step(run: Run, n: number): Promise<void> {
     process.webhooks.tick().catch((error: unknown) => {
       if (process.alive && !expectedFailure(error)) run.unexpected ??= { step: n, error };
     });
-  } else if (roll < 0.24 + faults.rates.receiver) run.world.record(`${n} ${run.receivers.shift()}`);
+  } else if (roll < 0.24 + faults.rates.receiver) shiftReceiver(run, n);
   else run.launch(n);
   // About as many completions as the requests started need, so that requests live for some steps, not the whole run.
   const completions = random.int(run.options.pace ?? (run.options.seed % 4 === 0 ? 4 : 24));
@@ -200,6 +200,22 @@ async function replay(run: Run, n: number, projection: Projection, process: SimP
   if (run.process.webhooks.reads(projection)) return run.world.record(`${n} replay ${projection.name} held back`);
   run.world.record(`${n} replay ${projection.name}`);
   await run.readModels.reset(projection.name, projection.collections);
+}
+
+/** A receiver behaves otherwise from now on; its platform may turn its webhooks off or on again. */
+function shiftReceiver(run: Run, n: number): void {
+  const shift = run.receivers.shift();
+  run.world.record(`${n} receiver ${shift.url} ${shift.mode}`);
+  if (shift.endpoint === undefined) return;
+  const process = run.random.pick(run.processes);
+  setEndpoint(process, shift.platformId, shift.endpoint).then(
+    (result) => run.world.record(`${n} ${result}`),
+    (error: unknown) => {
+      if (!process.alive) return;
+      run.world.record(`${n} endpoint failed ${outcome(error)}`);
+      if (!expectedFailure(error)) run.unexpected ??= { step: n, error };
+    },
+  );
 }
 
 /** Mostly a little time passing; now and then a jump of hours. */

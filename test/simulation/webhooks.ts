@@ -9,15 +9,22 @@ import type { JobQueue, Worker } from '#jobs/job-queue.js';
 import { refusedUrlHost } from '#net/address-policy.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { CommandRunner } from '#application/command-runner.js';
+import {
+  ConfigureWebhooksCommand,
+  ConfigureWebhooksHandler,
+  SendTestWebhookCommand,
+} from '#application/webhooks/webhook-commands.js';
+import type { AppConfig } from '#config/config.js';
 import { EndpointHistory, LedgerReplay, webhookSources } from '../../apps/host/src/webhooks/sources.js';
 import { WebhookDeliverer } from '../../apps/worker/src/webhooks/deliverer.js';
 import { startWebhookDelivery } from '../../apps/worker/src/webhooks/delivery.js';
 import { DELIVER_JOB, WEBHOOK_BACKOFF, WEBHOOK_QUEUE } from '../../apps/worker/src/webhooks/delivery-jobs.js';
 import { DeliverySlots } from '../../apps/worker/src/webhooks/delivery-slots.js';
 import { planDeliveries, type Planned } from '../../apps/worker/src/webhooks/dispatcher.js';
-import type { FaultPlan, SimProcess } from './process.js';
+import { clearBox, type FaultPlan, type SimProcess } from './process.js';
 import type { SimReceivers } from './receivers.js';
 import type { Random, Scheduler } from './scheduler.js';
+import type { Operation } from './workload.js';
 import type { World } from './world.js';
 
 /** The receiver timeout (`WEBHOOK_TIMEOUT_MS`'s default). */
@@ -34,8 +41,9 @@ const SOURCE_COLLECTIONS = new Set<string>([
 ]);
 
 /**
- * Half the platforms (a sandbox one and the production one) set a webhook endpoint, each a receiver of its own, and get
- * signing material drawn from the seed; the others have none, so their events make no webhooks.
+ * Half the platforms (a sandbox one and the production one) get signing material drawn from the seed and a receiver of
+ * their own; the production one sets its endpoint now, the sandbox one when a receiver's change first turns its
+ * webhooks on. The others have none, so their events make no webhooks.
  */
 export async function configureWebhooks(
   process: SimProcess,
@@ -46,14 +54,16 @@ export async function configureWebhooks(
   for (const [i, platform] of world.platforms.entries()) {
     if (i % 2 === 1) continue;
     const url = `https://receiver-${i}.example.com/webhooks`;
-    const newKeys = receivers.add(platform.id, url, box);
+    // The sandbox platform starts with its webhooks off (a receiver's change turns them on).
+    const on = !platform.sandbox;
+    const newKeys = receivers.add(platform.id, url, box, on ? 'ok' : 'off');
     await process.runner.run(
       streams.webhooks(platform.id),
       webhookConfigDecider,
       {
         type: 'SetWebhookEndpoint',
         platformId: platform.id,
-        webhookEndpoint: url,
+        webhookEndpoint: on ? url : null,
         sandbox: platform.sandbox,
         hosts: { refuses: (target: URL) => refusedUrlHost(target, []) !== undefined },
         newKeys,
@@ -79,7 +89,7 @@ export function startDelivery(
   receivers: SimReceivers,
   hold: (label: string) => Promise<void>,
   box: SecretBox,
-): Worker {
+): { worker: Worker; deliverer: WebhookDeliverer } {
   const runner = webhookRunner(process);
   const deliverer = new WebhookDeliverer({
     runner,
@@ -102,7 +112,7 @@ export function startDelivery(
         options,
       ),
   });
-  return startWebhookDelivery({
+  const worker = startWebhookDelivery({
     jobs,
     runner,
     deliverer,
@@ -116,7 +126,28 @@ export function startDelivery(
     }),
     concurrency: CONCURRENCY,
   });
+  return { worker, deliverer };
 }
+
+/** The platform sets its webhook endpoint (`PATCH /config`; null turns its webhooks off). */
+export async function setEndpoint(process: SimProcess, platformId: string, url: string | null): Promise<string> {
+  const config = { webhookAllowedHosts: [] } as unknown as AppConfig;
+  const actor = { platformId, actor: 'ApiToken:simulation', correlationId: 'webhook-endpoint' };
+  await new ConfigureWebhooksHandler(process.ctx, clearBox, config).execute(new ConfigureWebhooksCommand(url, actor));
+  return `endpoint ${url ?? 'off'}`;
+}
+
+/**
+ * The sandbox's TEST webhook (`POST /webhooks/test`): sent at once through the same deliverer, recorded, never retried
+ * (one attempt: a failed one leaves the delivery FAILED). A production platform is refused, and one without an
+ * endpoint too.
+ */
+export const testWebhook: Operation = async (process, world, random) => {
+  const platform = random.pick(world.platforms);
+  const actor = { platformId: platform.id, actor: 'ApiToken:simulation', correlationId: 'test-webhook' };
+  const result = await process.sendTestWebhook.execute(new SendTestWebhookCommand(actor));
+  return `test webhook ${result.response_status}`;
+};
 
 /** The runner the worker's webhook parts use (as apps/worker/src/webhooks/index.ts makes it). */
 const webhookRunner = (process: SimProcess): CommandRunner =>
