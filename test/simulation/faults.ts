@@ -15,6 +15,8 @@ export interface FaultRates {
   commit: number;
   /** A job is delivered a second time. */
   twice: number;
+  /** A webhook receiver starts behaving otherwise (slow, failing, down, answering twice; per step). */
+  receiver: number;
 }
 
 export const DEFAULT_RATES: FaultRates = {
@@ -24,9 +26,18 @@ export const DEFAULT_RATES: FaultRates = {
   appendAfter: 0.01,
   commit: 0.02,
   twice: 0.1,
+  receiver: 0.01,
 };
 
-export const NO_FAULTS: FaultRates = { restart: 0, replay: 0, appendBefore: 0, appendAfter: 0, commit: 0, twice: 0 };
+export const NO_FAULTS: FaultRates = {
+  restart: 0,
+  replay: 0,
+  appendBefore: 0,
+  appendAfter: 0,
+  commit: 0,
+  twice: 0,
+  receiver: 0,
+};
 
 /** The faults of a run, drawn from its seed; `off` ends them (a run's last phase completes what is pending). */
 export class SeededFaults implements FaultPlan {

@@ -27,9 +27,12 @@ import { keyedEffectIds } from '#application/idempotency/keyed-effects.js';
 import { FundInternalAccountHandler } from '#application/payments/ledger/fund-commands.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { AdvanceSandboxClockHandler } from '#application/sandbox-clock/sandbox-clock.js';
+import { SendTestWebhookHandler } from '#application/webhooks/webhook-commands.js';
 import { heldReadModels } from './held-read-models.js';
 import { SimProjector, SimulatedFault } from './projector.js';
+import type { SimReceivers } from './receivers.js';
 import type { Random, Scheduler } from './scheduler.js';
+import { SimDispatcher, startDelivery } from './webhooks.js';
 
 /** What the simulation makes go wrong, decided by its seed (see faults.ts). */
 export interface FaultPlan {
@@ -48,7 +51,7 @@ export interface Observer {
 }
 
 /** The box a simulation seals idempotent responses with: reversible and deterministic (nothing secret is kept). */
-const clearBox = {
+export const clearBox = {
   seal: (plain: Buffer | string, context: string) => `${context}|${Buffer.from(plain).toString('base64')}`,
   open: (sealed: string, context: string) => {
     if (!sealed.startsWith(`${context}|`)) throw new Error('sealed for another context');
@@ -84,6 +87,9 @@ export class SimProcess {
   readonly createExternalAccount: CreateExternalAccountHandler;
   readonly transferOut: TransferOutHandler;
   readonly transferIn: TransferInHandler;
+  /** The webhook dispatcher (run by the process holding its lease: the simulation's first). */
+  readonly webhooks: SimDispatcher;
+  readonly sendTestWebhook: SendTestWebhookHandler;
   private readonly workers: Worker[];
 
   readonly readModels: ReadModelStore;
@@ -97,6 +103,7 @@ export class SimProcess {
     faults: FaultPlan,
     observer: Observer,
     touched: Map<string, Set<string>>,
+    receivers: SimReceivers,
   ) {
     const held = async (label: string) => {
       await scheduler.hold(label);
@@ -143,7 +150,10 @@ export class SimProcess {
     this.createExternalAccount = new CreateExternalAccountHandler(this.ctx, claims, readModels);
     this.transferOut = new TransferOutHandler(this.runner, this.payments, readModels, this.clocks, ids);
     this.transferIn = new TransferInHandler(this.runner, this.payments, readModels, this.clocks, ids);
-    this.workers = [this.startCardWorker(faults), this.startTimers(faults)];
+    this.webhooks = new SimDispatcher(this, receivers, random);
+    const delivery = startDelivery(this, scheduler, faults, receivers, held, clearBox);
+    this.sendTestWebhook = new SendTestWebhookHandler(this.ctx, delivery.deliverer);
+    this.workers = [this.startCardWorker(faults), this.startTimers(faults), delivery.worker];
   }
 
   /** The worker's timers (quote deadlines, sandbox outcomes, payment recovery), delivered twice now and then. */

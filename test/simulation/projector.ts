@@ -106,11 +106,6 @@ export class SimProjector {
     while (await this.project(1000));
   }
 
-  /** Drops a projection's documents and checkpoint: it replays the log from the start. */
-  async reset(projection: Projection): Promise<void> {
-    await this.readModels.reset(projection.name, projection.collections);
-  }
-
   private recording(tx: ProjectionTransaction): ProjectionTransaction {
     const touch = (collection: string, id: string) => {
       let ids = this.touched.get(collection);

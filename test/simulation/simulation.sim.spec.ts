@@ -78,6 +78,7 @@ describe('planted faults are caught within the CI seeds', () => {
     ['applyProjectionTwice', 'read models agree with the ledger'],
     ['skipAgentReservation', 'agent limits'],
     ['reopenClosedCard', 'cards: a CLOSED card stays closed'],
+    ['webhookErrorCountsAsDelivered', 'webhooks: a delivered webhook reached its receiver'],
   ] as [PlantedFault, string][])(
     '%s',
     async (fault, invariant) => {
@@ -91,12 +92,16 @@ describe('planted faults are caught within the CI seeds', () => {
     600_000,
   );
 
-  it('shrinks a failing run to fewer steps that still break the invariant', async () => {
-    plantedFaults.skipUniquenessClaim = true;
-    const failed = (await firstFailure(CI_SEEDS, CI_STEPS))!;
-    const shortest = await shrink({ seed: failed.seed, steps: CI_STEPS });
-    expect(shortest?.failure?.invariant).toBe(failed.failure!.invariant);
-    expect(shortest!.steps).toBeLessThanOrEqual(failed.failure!.step);
-    expect(shortest!.steps).toBeLessThan(CI_STEPS);
-  }, 600_000);
+  it.each(['skipUniquenessClaim', 'webhookErrorCountsAsDelivered'] as PlantedFault[])(
+    'shrinks a failing run to fewer steps that still break the invariant (%s)',
+    async (fault) => {
+      plantedFaults[fault] = true;
+      const failed = (await firstFailure(CI_SEEDS, CI_STEPS))!;
+      const shortest = await shrink({ seed: failed.seed, steps: CI_STEPS });
+      expect(shortest?.failure?.invariant).toBe(failed.failure!.invariant);
+      expect(shortest!.steps).toBeLessThanOrEqual(failed.failure!.step);
+      expect(shortest!.steps).toBeLessThan(CI_STEPS);
+    },
+    600_000,
+  );
 });

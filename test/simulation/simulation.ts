@@ -1,9 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { randomIds } from '#domain/ids.js';
+import { WEBHOOK_QUEUE, WEBHOOK_RETRY_POLICY } from '#domain/webhooks/retry-policy.js';
 import { MemoryLog } from '#event-store/memory/event-store.js';
 import { MemoryJobStore } from '#jobs/memory/job-queue.js';
 import { SqliteReadModelStore } from '#read-models/sqlite/read-model-store.js';
 import { allProjections } from '#read-models/projections/index.js';
+import type { Projection } from '#read-models/projection.js';
 import { SeededFaults, type FaultRates } from './faults.js';
 import {
   InvariantViolation,
@@ -17,9 +19,12 @@ import {
 } from './invariants.js';
 import { checkCardHoldsReleased, checkCards } from './invariants-cards.js';
 import { checkPayments } from './invariants-payments.js';
-import { SimProcess } from './process.js';
+import { checkWebhooks } from './invariants-webhooks.js';
+import { clearBox, SimProcess } from './process.js';
+import { SimReceivers } from './receivers.js';
 import { Random, Scheduler } from './scheduler.js';
 import { createPlatforms, expectedFailure, outcome, pickOperation, type WorkloadMix } from './workload.js';
+import { configureWebhooks, setEndpoint } from './webhooks.js';
 import { World } from './world.js';
 
 export interface SimulationOptions {
@@ -63,6 +68,8 @@ export interface SimulationResult {
     virtualMs: number;
     /** How many times the invariants over the whole log were checked. */
     checks: number;
+    /** Webhooks the receivers got (distinct webhook ids). */
+    webhooks: number;
     operations: Record<string, number>;
   };
 }
@@ -76,6 +83,8 @@ class Run {
   readonly jobStore = new MemoryJobStore();
   readonly readModels = new SqliteReadModelStore(':memory:', { commitThread: false });
   readonly faults: SeededFaults;
+  /** The platforms' webhook receivers (outside the service: they outlive its restarts). */
+  readonly receivers: SimReceivers;
   /** The processes running over the durable state (one or two), each restarted on its own. */
   readonly processes: SimProcess[];
   restarts = 0;
@@ -86,6 +95,8 @@ class Run {
     this.random = new Random(options.seed);
     this.scheduler = new Scheduler(this.random);
     this.faults = new SeededFaults(this.random, options.faults);
+    // Once faults end (the run's last phase), every receiver answers at once.
+    this.receivers = new SimReceivers(this.random, this.scheduler, () => this.faults.rates.receiver === 0);
     this.started = this.scheduler.clock.now().getTime();
     const count = options.processes ?? (options.seed % 2 === 1 ? 2 : 1);
     this.processes = Array.from({ length: count }, () => this.start());
@@ -104,6 +115,7 @@ class Run {
       this.faults,
       this.world,
       this.world.touched,
+      this.receivers,
     );
   }
 
@@ -146,6 +158,7 @@ class Run {
     checkAgents(this.log, this.world);
     checkCards(this.log, this.world);
     checkPayments(this.log, this.world);
+    checkWebhooks(this.log, this.receivers);
   }
 }
 
@@ -155,25 +168,62 @@ async function step(run: Run, n: number): Promise<void> {
   const roll = random.next();
   if (roll < faults.rates.restart) run.restart(n);
   else if (roll < faults.rates.restart + faults.rates.replay) {
-    const projection = random.pick(allProjections);
-    run.world.record(`${n} replay ${projection.name}`);
-    void random.pick(run.processes).projector.reset(projection);
+    void replay(run, n, random.pick(allProjections), random.pick(run.processes));
   } else if (roll < 0.2)
     void random
       .pick(run.processes)
       .projector.tick()
       .catch(() => undefined);
-  else if (roll < 0.21) {
-    // Mostly a little time passing; now and then a jump of hours.
-    const jump = random.chance(0.8) ? random.int(120_000) : random.int(3 * 3_600_000);
-    scheduler.clock.advance(jump);
-    run.world.record(`${n} clock +${jump}`);
-    // The worker's timer poll: jobs due on the moved clock become runnable.
-    void run.process.jobs.promoteDue();
-  } else run.launch(n);
+  else if (roll < 0.21) advanceClock(run, n);
+  // The dispatcher's lease holder turns a batch of the log into webhook deliveries.
+  else if (roll < 0.24) {
+    const process = run.process;
+    process.webhooks.tick().catch((error: unknown) => {
+      if (process.alive && !expectedFailure(error)) run.unexpected ??= { step: n, error };
+    });
+  } else if (roll < 0.24 + faults.rates.receiver) shiftReceiver(run, n);
+  else run.launch(n);
   // About as many completions as the requests started need, so that requests live for some steps, not the whole run.
   const completions = random.int(run.options.pace ?? (run.options.seed % 4 === 0 ? 4 : 24));
   for (let i = 0; i < completions; i++) if (!(await scheduler.step())) break;
+}
+
+/**
+ * A projection is reset (its documents and checkpoint dropped) and replays the log, unless the webhook dispatcher is
+ * reading it when the reset would take effect (see SimDispatcher.reads).
+ */
+async function replay(run: Run, n: number, projection: Projection, process: SimProcess): Promise<void> {
+  await run.scheduler.hold('read models reset');
+  if (!process.alive) return;
+  if (run.process.webhooks.reads(projection)) return run.world.record(`${n} replay ${projection.name} held back`);
+  run.world.record(`${n} replay ${projection.name}`);
+  await run.readModels.reset(projection.name, projection.collections);
+}
+
+/** A receiver behaves otherwise from now on; its platform may turn its webhooks off or on again. */
+function shiftReceiver(run: Run, n: number): void {
+  const shift = run.receivers.shift();
+  run.world.record(`${n} receiver ${shift.url} ${shift.mode}`);
+  if (shift.endpoint === undefined) return;
+  const process = run.random.pick(run.processes);
+  setEndpoint(process, shift.platformId, shift.endpoint).then(
+    (result) => run.world.record(`${n} ${result}`),
+    (error: unknown) => {
+      if (!process.alive) return;
+      run.world.record(`${n} endpoint failed ${outcome(error)}`);
+      if (!expectedFailure(error)) run.unexpected ??= { step: n, error };
+    },
+  );
+}
+
+/** Mostly a little time passing; now and then a jump of hours. */
+function advanceClock(run: Run, n: number): void {
+  const { random, scheduler } = run;
+  const jump = random.chance(0.8) ? random.int(120_000) : random.int(3 * 3_600_000);
+  scheduler.clock.advance(jump);
+  run.world.record(`${n} clock +${jump}`);
+  // The worker's timer poll: jobs due on the moved clock become runnable (webhook retries among them).
+  void run.process.jobs.promoteDue();
 }
 
 /** Runs a simulation; a broken invariant ends it with a failure report instead of throwing. */
@@ -187,6 +237,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   let at = 0;
   try {
     await settleAll(run, createPlatforms(run.process, run.world, run.random));
+    await settleAll(run, configureWebhooks(run.process, run.world, run.receivers, clearBox));
     const every = options.checkEvery ?? 250;
     for (at = 1; at <= options.steps; at++) {
       await step(run, at);
@@ -216,8 +267,10 @@ async function finish(run: Run): Promise<void> {
   await fireEveryTimer(run);
   checkCardHoldsReleased(run.log, run.world);
   checkPayments(run.log, run.world, true);
+  await deliverEveryWebhook(run);
   await settleAll(run, run.process.projector.catchUp());
   await run.checkLog();
+  checkWebhooks(run.log, run.receivers, true);
   checkStreams(run.log, run.world);
   await checkReplay(run.log, run.world, run.readModels, allProjections);
 }
@@ -231,6 +284,22 @@ async function fireEveryTimer(run: Run): Promise<void> {
     await run.scheduler.drain();
     // Retries wait on the queue clock: an hour more brings every backoff due.
     run.scheduler.clock.advance(hour);
+  }
+  if (run.unexpected) throw unexpectedFailure(run.unexpected.error);
+}
+
+/**
+ * The webhooks' last phase (receivers healthy): the dispatcher reaches the head of the log, and the clock moves on
+ * by the longest retry delay at a time until no delivery job is left to run.
+ */
+async function deliverEveryWebhook(run: Run): Promise<void> {
+  await settleAll(run, run.process.webhooks.catchUp());
+  const left = () =>
+    [...run.jobStore.jobsOf(WEBHOOK_QUEUE).values()].some((job) => job.state !== 'completed' && job.state !== 'dead');
+  for (let round = 0; round < 20 && left(); round++) {
+    await settleAll(run, run.process.jobs.promoteDue());
+    await run.scheduler.drain();
+    run.scheduler.clock.advance(WEBHOOK_RETRY_POLICY.maxDelayMs);
   }
   if (run.unexpected) throw unexpectedFailure(run.unexpected.error);
 }
@@ -284,6 +353,7 @@ function result(run: Run, steps: number, failure?: Failure): SimulationResult {
       restarts: run.restarts,
       virtualMs: run.scheduler.clock.now().getTime() - run.started,
       checks: run.checks,
+      webhooks: run.receivers.received.size,
       operations: run.operations,
     },
   };

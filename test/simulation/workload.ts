@@ -12,6 +12,7 @@ import { agentSpend, createAgent } from './workload-agents.js';
 import { authorizeCard, changeCard, createCard } from './workload-cards.js';
 import { createQuote, executeQuote } from './workload-quotes.js';
 import { createExternalAccount, transfer } from './workload-transfers.js';
+import { testWebhook } from './webhooks.js';
 import { SimulatedFault } from './projector.js';
 import type { Random } from './scheduler.js';
 import type { KeyedRequest, SimPlatform, World } from './world.js';
@@ -253,6 +254,7 @@ export const OPERATIONS: { name: string; weight: number; run: Operation }[] = [
   { name: 'executeQuote', weight: 10, run: executeQuote },
   { name: 'createExternalAccount', weight: 3, run: createExternalAccount },
   { name: 'transfer', weight: 15, run: transfer },
+  { name: 'testWebhook', weight: 2, run: testWebhook },
 ];
 
 /** A workload's mix: weights by operation name that replace the default ones (0 leaves an operation out). */

@@ -15,6 +15,8 @@ export const plantedFaults = {
   reopenClosedCard: false,
   /** A projection applies each event twice. */
   applyProjectionTwice: false,
+  /** A webhook attempt the receiver answered with a server error (5xx) counts as delivered, so it is not retried. */
+  webhookErrorCountsAsDelivered: false,
 };
 
 export type PlantedFault = keyof typeof plantedFaults;

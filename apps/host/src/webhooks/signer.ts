@@ -30,7 +30,14 @@ export class WebhookSigner {
   private readonly hmacKey: Buffer;
   private readonly previous?: { hmacKey: Buffer; validUntil: number };
 
-  constructor(box: SecretBox, platformId: string, keys: WebhookSigningMaterial, previous?: PreviousWebhookSecret) {
+  constructor(
+    box: SecretBox,
+    platformId: string,
+    keys: WebhookSigningMaterial,
+    previous?: PreviousWebhookSecret,
+    /** Signs on the event loop's thread (a simulation, whose turns must not depend on the thread pool's timing). */
+    private readonly onLoop = false,
+  ) {
     this.privateKey = createPrivateKey({
       key: openWebhookSigningKey(box, platformId, keys),
       format: 'der',
@@ -51,7 +58,11 @@ export class WebhookSigner {
     wallTime: Date,
     platformNow = wallTime,
   ): Promise<Record<string, string>> {
-    const signature = (await signOffThread(Buffer.from(body, 'utf8'), this.privateKey)).toString('base64');
+    const data = Buffer.from(body, 'utf8');
+    const key = { key: this.privateKey, dsaEncoding: 'der' } as const;
+    const signature = (this.onLoop ? sign('sha256', data, key) : await signOffThread(data, this.privateKey)).toString(
+      'base64',
+    );
     const timestamp = String(Math.floor(wallTime.getTime() / 1000));
     const signed = `${webhookId}.${timestamp}.${body}`;
     const keys = [this.hmacKey];

@@ -105,4 +105,18 @@ describe('webhook signing', () => {
       new Webhook(openWebhookSecret(box, platformId, keys)).verify(body.replace('TEST', 'FAKE'), headers),
     ).toThrow();
   });
+
+  it('signs the same way on the event loop as on the thread pool', async () => {
+    const body = '{"id":"Webhook:3","type":"TEST"}';
+    const now = new Date();
+    const [pool, loop] = await Promise.all(
+      [false, true].map((onLoop) =>
+        new WebhookSigner(box, platformId, keys, undefined, onLoop).headers('Webhook:3', body, now),
+      ),
+    );
+    expect(loop['webhook-signature']).toBe(pool['webhook-signature']);
+    const signature = Buffer.from(JSON.parse(loop['x-service-signature']).s, 'base64');
+    const key = { key: createPublicKey(keys.publicKeyPem), dsaEncoding: 'der' as const };
+    expect(verify('sha256', Buffer.from(body, 'utf8'), key, signature)).toBe(true);
+  });
 });

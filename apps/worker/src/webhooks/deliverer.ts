@@ -40,6 +40,10 @@ export interface DeliveryDeps {
   resolve?: Resolver;
   /** Told of every attempt made (the process's metrics). */
   observers?: ProcessObservers;
+  /** Sends one signed webhook: the HTTP POST unless a simulation puts its receivers here. */
+  send?: typeof postWebhook;
+  /** Signs on the event loop's thread, not the thread pool (a simulation, whose turns must not depend on threads). */
+  signOnLoop?: boolean;
 }
 
 const SIGNER_CACHE = 1000;
@@ -78,7 +82,7 @@ export class WebhookDeliverer implements WebhookAttempts {
     const cacheKey = `${platformId}\n${state.keys.sealedSecret}`;
     let signer = this.signers.get(cacheKey);
     if (!signer) {
-      signer = new WebhookSigner(this.deps.box, platformId, state.keys, state.previousSecret);
+      signer = new WebhookSigner(this.deps.box, platformId, state.keys, state.previousSecret, this.deps.signOnLoop);
       this.signers.set(cacheKey, signer);
     }
     return { url: state.webhookEndpoint, signer };
@@ -106,7 +110,7 @@ export class WebhookDeliverer implements WebhookAttempts {
       const headers = await signer.headers(request.webhookId, request.body, this.deps.wallClock.now(), platformNow);
       const { timeoutMs, allowedHosts, resolve } = this.deps;
       const options = { timeoutMs, allowedHosts, ...(resolve ? { resolve } : {}) };
-      result = await postWebhook(url, request.body, headers, options);
+      result = await (this.deps.send ?? postWebhook)(url, request.body, headers, options);
       // The platform sees only the generic error; the operator sees why.
       if (result.cause) {
         this.logger.warn(`delivery ${request.deliveryId} (${request.platformId}) got no answer: ${result.cause}`);

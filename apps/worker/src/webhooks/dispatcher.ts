@@ -62,9 +62,49 @@ interface InFlight {
   work: Promise<void>;
 }
 
-interface Planned {
+/** A delivery to record as scheduled (absent for a redelivery, whose stream exists) and the job that makes it. */
+export interface Planned {
   schedule?: WebhookDeliveryEvent[];
   job: { id: string; data: DeliveryJob; attempts: number };
+}
+
+/**
+ * The deliveries an event of the log makes: none unless its platform had an endpoint at the event's position; else
+ * one per webhook the event map makes, each scheduled in its own stream with one job (ids derived from the event).
+ */
+export async function planDeliveries(
+  event: RecordedEvent,
+  sources: WebhookSources,
+  endpoints: EndpointHistory,
+): Promise<Planned[]> {
+  const platformId = webhookPlatformOf(event);
+  if (!platformId) return [];
+  const url = await endpoints.endpointAt(platformId, event.position);
+  if (!url) return [];
+  const webhooks = await webhooksOf(event, sources);
+  return webhooks.map(({ webhookId, deliveryId, index, payload }) => {
+    const maxAttempts = maxAttemptsFor(payload.type);
+    return {
+      schedule: webhookDeliveryDecider.decide(
+        {
+          type: 'ScheduleDelivery',
+          deliveryId,
+          platformId,
+          url,
+          payload,
+          maxAttempts,
+          sourceEventId: event.id,
+          now: payload.timestamp,
+        },
+        webhookDeliveryDecider.initialState(),
+      ),
+      job: {
+        id: `webhook:${event.id}:${index}`,
+        attempts: maxAttempts,
+        data: { deliveryId, platformId, webhookId, webhookType: payload.type, url, body: JSON.stringify(payload) },
+      },
+    };
+  });
 }
 
 /**
@@ -270,35 +310,8 @@ export class WebhookDispatcher {
     await this.checkpoint.save(position);
   }
 
-  private async plan(event: RecordedEvent, sources: WebhookSources): Promise<Planned[]> {
-    const platformId = webhookPlatformOf(event);
-    if (!platformId) return [];
-    const url = await this.endpoints.endpointAt(platformId, event.position);
-    if (!url) return [];
-    const webhooks = await webhooksOf(event, sources);
-    return webhooks.map(({ webhookId, deliveryId, index, payload }) => {
-      const maxAttempts = maxAttemptsFor(payload.type);
-      return {
-        schedule: webhookDeliveryDecider.decide(
-          {
-            type: 'ScheduleDelivery',
-            deliveryId,
-            platformId,
-            url,
-            payload,
-            maxAttempts,
-            sourceEventId: event.id,
-            now: payload.timestamp,
-          },
-          webhookDeliveryDecider.initialState(),
-        ),
-        job: {
-          id: `webhook:${event.id}:${index}`,
-          attempts: maxAttempts,
-          data: { deliveryId, platformId, webhookId, webhookType: payload.type, url, body: JSON.stringify(payload) },
-        },
-      };
-    });
+  private plan(event: RecordedEvent, sources: WebhookSources): Promise<Planned[]> {
+    return planDeliveries(event, sources, this.endpoints);
   }
 
   /** A redelivery request becomes a job with a fresh attempt budget (same webhook id and body). */

@@ -1,4 +1,5 @@
 import { createdFrom, type Decider, type Unset } from '../decider.js';
+import { plantedFaults } from '../planted-faults.js';
 import { conflict, notFound } from '../errors.js';
 import { WEBHOOK_MAX_ATTEMPTS } from './retry-policy.js';
 import { APPROVAL_ANSWERS, type ApprovalReply } from './payment-approval.js';
@@ -125,6 +126,7 @@ export function attemptOutcome(input: {
 }): AttemptOutcome {
   const { statusCode } = input;
   if (statusCode !== undefined && ((statusCode >= 200 && statusCode < 300) || statusCode === 409)) return 'DELIVERED';
+  if (plantedFaults.webhookErrorCountsAsDelivered && statusCode !== undefined && statusCode >= 500) return 'DELIVERED';
   // An approval request answered 403 (rejected) or 422 (information missing) was received and decided.
   const answers: readonly number[] = APPROVAL_ANSWERS;
   if (input.webhookType === APPROVAL_WEBHOOK_TYPE && statusCode !== undefined && answers.includes(statusCode))
