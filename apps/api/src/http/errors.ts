@@ -3,7 +3,7 @@ import type { NextFunction } from 'express';
 import { DomainError, type DomainErrorKind, type FieldError } from '#domain/errors.js';
 import { InvalidCursor } from '#read-models/read-model-store.js';
 import { CommandConflictError } from '#application/command-runner.js';
-import { nodeRequest, pathOf, routePattern, type HttpRequest, type HttpResponse } from './platform.js';
+import { pathOf, routePattern, type HttpRequest, type HttpResponse } from './platform.js';
 
 /** The error body of every failed request: `{status, code, message, details?}` plus `reason` on 401. */
 export interface ErrorBody {
@@ -125,9 +125,6 @@ function send(res: HttpResponse, error: unknown, logger: Logger, req: HttpReques
   if (body.status >= 500) logger.error(unexpectedErrorLine(error, req));
   for (const [k, v] of Object.entries(headers)) res.header(k, v);
   res.header('Content-Type', 'application/json; charset=utf-8');
-  // Refused before its body was read to the end (a declared length past the limit, a wrong media type): the
-  // connection closes after the answer instead of waiting on the rest of a body nobody reads.
-  if (!nodeRequest(req).complete) res.header('Connection', 'close');
   res.status(body.status);
   res.send(JSON.stringify(body));
 }
