@@ -23,7 +23,6 @@ import { CommandContext } from '#application/command-context.js';
 import { CommandRunner } from '#application/command-runner.js';
 import { CreateCustomerHandler } from '#application/customers/customer-commands.js';
 import { IdempotencyService } from '#application/idempotency/idempotency-service.js';
-import { keyedEffectIds } from '#application/idempotency/keyed-effects.js';
 import { FundInternalAccountHandler } from '#application/payments/ledger/fund-commands.js';
 import { PlatformClocks } from '#application/platforms/platform-clocks.js';
 import { AdvanceSandboxClockHandler } from '#application/sandbox-clock/sandbox-clock.js';
@@ -95,6 +94,8 @@ export class SimProcess {
   readonly readModels: ReadModelStore;
   /** Whether the process runs: a stopped one completes nothing more (its held operations never resume). */
   alive = true;
+  /** Keyed requests running in this process (platform id and key), with how many run. */
+  readonly runningKeys = new Map<string, number>();
 
   constructor(
     durable: { log: MemoryLog; jobs: MemoryJobStore; readModels: ReadModelStore },
@@ -134,7 +135,7 @@ export class SimProcess {
       backoff: () => held('backoff'),
     });
     this.clocks = new PlatformClocks(this.store, scheduler.clock);
-    const ids: IdGenerator = keyedEffectIds({ uuid: () => random.uuid() });
+    const ids: IdGenerator = { uuid: () => random.uuid() };
     this.ctx = new CommandContext(this.runner, this.clocks, ids);
     this.idempotency = new IdempotencyService(this.runner, this.clocks, ids, clearBox);
     const claims = new IdentityClaims(this.runner, this.store, this.clocks);

@@ -43,7 +43,6 @@ import { WalletModule } from './wallet/wallet.module.js';
 import { NO_WEBHOOK_ATTEMPTS, type WebhookAttempts } from './webhooks/webhook-attempts.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { caughtUpReads } from './queries/caught-up-read.js';
-import { keyedEffectIds } from './idempotency/keyed-effects.js';
 
 /**
  * One module per area; each exports the services other areas and the HTTP edge use, and imports the areas whose
@@ -100,7 +99,7 @@ export class ApplicationModule {
         { provide: APP_CONFIG, useValue: deps.config },
         { provide: CLOCK, useValue: deps.clock },
         { provide: PlatformClocks, useValue: infra.clocks },
-        { provide: IDS, useValue: keyedEffectIds(deps.ids) },
+        { provide: IDS, useValue: deps.ids },
         { provide: EVENT_STORE, useValue: infra.eventStore },
         { provide: READ_MODELS, useValue: caughtUpReads(infra.readModels, infra.eventStore) },
         { provide: JOB_QUEUE, useValue: infra.jobs },

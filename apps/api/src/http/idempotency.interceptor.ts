@@ -12,8 +12,7 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { Observable, catchError, from, mergeMap, of, throwError } from 'rxjs';
-import { faultPoint } from '#application/command-context.js';
+import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
 import { CommandRunner } from '#application/command-runner.js';
 import { IdempotencyService } from '#application/idempotency/idempotency-service.js';
 import { IDS, SECRET_BOX, type Actor } from '#application/tokens.js';
@@ -114,27 +113,22 @@ export class IdempotencyInterceptor extends IdempotencyStore implements NestInte
       res.status(status);
       return of(body);
     }
-    const handled = () =>
-      next.handle().pipe(
-        // A signed-retry challenge (202) is a step, not an outcome: the key is released so that the
-        // signed step 2 (same method, path and body, so the same request hash: headers are not
-        // hashed) can claim it and record the final answer. A replay of that answer runs nothing, so
-        // a consumed signature never acts twice; it only shows the platform what it was already sent.
-        mergeMap((body) => {
-          const response = { status: res.statusCode, body: storable(context, body ?? null) };
-          if (!isChallenge(res)) faultPoint('before-key-answer');
-          const settled = isChallenge(res) ? started.release() : started.complete(response);
-          return from(settled.then(() => body));
-        }),
-        catchError((error: unknown) => {
-          const { body } = toErrorBody(error);
-          const settled = recordable(body.status) ? started.complete({ status: body.status, body }) : started.release();
-          return from(settled).pipe(mergeMap(() => throwError(() => error)));
-        }),
-      );
-    // The route runs within the key's effects, so that the ids it draws are the claim's: Nest binds the route to the
-    // async context in which `next.handle()` is called, so that call is made within them.
-    return new Observable((subscriber) => started.within(() => handled().subscribe(subscriber)));
+    return next.handle().pipe(
+      // A signed-retry challenge (202) is a step, not an outcome: the key is released so that the
+      // signed step 2 (same method, path and body, so the same request hash: headers are not
+      // hashed) can claim it and record the final answer. A replay of that answer runs nothing, so
+      // a consumed signature never acts twice; it only shows the platform what it was already sent.
+      mergeMap((body) => {
+        const response = { status: res.statusCode, body: storable(context, body ?? null) };
+        const settled = isChallenge(res) ? started.release() : started.complete(response);
+        return from(settled.then(() => body));
+      }),
+      catchError((error: unknown) => {
+        const { body } = toErrorBody(error);
+        const settled = recordable(body.status) ? started.complete({ status: body.status, body }) : started.release();
+        return from(settled).pipe(mergeMap(() => throwError(() => error)));
+      }),
+    );
   }
 }
 
@@ -182,7 +176,7 @@ export class UploadIdempotency extends IdempotencyStore {
     }
     let result: T;
     try {
-      result = await started.within(work);
+      result = await work();
     } catch (error) {
       const { body } = toErrorBody(error);
       if (recordable(body.status)) await started.complete({ status: body.status, body });

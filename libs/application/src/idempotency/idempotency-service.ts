@@ -13,7 +13,6 @@ import type { EventMetadata } from '#event-store/event-store.js';
 import type { CommandRunner } from '../command-runner.js';
 import type { Actor } from '../tokens.js';
 import type { PlatformClocks } from '../platforms/platform-clocks.js';
-import { withKeyedEffects } from './keyed-effects.js';
 
 export interface IdempotentRequest {
   method: string;
@@ -29,13 +28,7 @@ export interface IdempotentResponse {
 }
 
 export type IdempotencyStart =
-  | {
-      kind: 'run';
-      /** Runs the request: the ids it draws are named after the claim's effects (see `withKeyedEffects`). */
-      within<T>(work: () => T): T;
-      complete(response: IdempotentResponse): Promise<void>;
-      release(): Promise<void>;
-    }
+  | { kind: 'run'; complete(response: IdempotentResponse): Promise<void>; release(): Promise<void> }
   | { kind: 'replay'; response: IdempotentResponse };
 
 /** How long a duplicate waits for the first request with its key to finish. */
@@ -96,8 +89,7 @@ export class IdempotencyService {
         local.leave();
         throw error;
       }
-      if (outcome.kind === 'owner')
-        return this.ownerHandle(stream, platformId, { claimId, effectsId: outcome.effectsId }, metadata, clock, local);
+      if (outcome.kind === 'owner') return this.ownerHandle(stream, platformId, claimId, metadata, clock, local);
       local.leave();
       if (outcome.kind === 'mismatch')
         throw new DomainError(
@@ -119,7 +111,7 @@ export class IdempotencyService {
   private ownerHandle(
     stream: string,
     platformId: string,
-    { claimId, effectsId }: { claimId: string; effectsId: string },
+    claimId: string,
     metadata: EventMetadata,
     clock: Clock,
     local: LocalRequest,
@@ -133,7 +125,6 @@ export class IdempotencyService {
     };
     return {
       kind: 'run',
-      within: (work) => withKeyedEffects(effectsId, work),
       complete: (response) =>
         settle(() =>
           this.runner.run(
