@@ -7,10 +7,10 @@ export const COMPILED_MAIN = resolve('dist/apps/api/src/main.js');
 
 /**
  * The Node flags the service and the worker are started with (`npm start`, the Dockerfile, docker-compose.yml): a
- * young generation of 8 MB a semi-space (Node 20 takes up to 16 MB, Node 24 up to 64 MB, which two 29 MB bulk imports
- * fill: the resident memory then peaks over 400 MB; see docs/operations.md).
+ * young generation of 16 MB a semi-space, as Node 20 sizes it; Node 24 sizes it up to 64 MB, which a 29 MB bulk import
+ * fills, and the resident memory peaks over 400 MB (see docs/operations.md).
  */
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8'];
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=16'];
 
 /** A compiled entry point running as a child process: its output so far and `kill` (SIGKILL by default). */
 export interface ChildWorker {
