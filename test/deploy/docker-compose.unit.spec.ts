@@ -99,6 +99,6 @@ describe('docker-compose.yml', () => {
     const { SANDBOX: _w, ...worker } = services.worker.environment!;
     expect(worker).toEqual(api);
     expect(api).toMatchObject({ EVENT_STORE: 'eventstoredb', READ_MODELS: 'mongodb', JOBS: 'bullmq' });
-    expect(services.worker.command).toEqual(['node', '--max-semi-space-size=16', 'dist/apps/worker/src/main.js']);
+    expect(services.worker.command).toEqual(['node', 'dist/apps/worker/src/main.js']);
   });
 });
