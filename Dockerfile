@@ -1,5 +1,4 @@
-# One image for both roles: `node --max-semi-space-size=16 dist/apps/api/src/main.js` (HTTP) or
-# `node --max-semi-space-size=16 dist/apps/worker/src/main.js`.
+# One image for both roles: `node dist/apps/api/src/main.js` (HTTP) or `node dist/apps/worker/src/main.js`.
 FROM node:24-bookworm-slim
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
@@ -11,5 +10,4 @@ COPY . .
 RUN npm run build
 ENV NODE_ENV=production
 EXPOSE 3000
-# Young generation at 16 MB a semi-space, as Node 20 had it: Node 24 sizes it up to 64 MB, which a bulk import fills.
-CMD ["node", "--max-semi-space-size=16", "dist/apps/api/src/main.js"]
+CMD ["node", "dist/apps/api/src/main.js"]

@@ -5,13 +5,6 @@ import { basicAuth, client, TEST_ALLOWED_HOSTS, type Client } from './service.js
 
 export const COMPILED_MAIN = resolve('dist/apps/api/src/main.js');
 
-/**
- * The Node flags the service and the worker are started with (`npm start`, the Dockerfile, docker-compose.yml): a
- * young generation of 16 MB a semi-space, as Node 20 sizes it; Node 24 sizes it up to 64 MB, which a 29 MB bulk import
- * fills, and the resident memory peaks over 400 MB (see docs/operations.md).
- */
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=16'];
-
 /** A compiled entry point running as a child process: its output so far and `kill` (SIGKILL by default). */
 export interface ChildWorker {
   process: ChildProcess;
@@ -102,7 +95,7 @@ async function spawnUntilReady(
   { what, ready, before, timeoutMs }: { what: string; ready: RegExp; before: string; timeoutMs: number },
 ): Promise<ChildWorker & { match: RegExpExecArray }> {
   if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first (npm test does)`);
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   // Kept as chunks and joined on demand: a busy child logs megabytes, and appending to one string that is read after
   // every chunk copies all of it each time (it stalled the benchmarks' clients, which share this process).
   const chunks: string[] = [];
