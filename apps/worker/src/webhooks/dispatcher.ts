@@ -240,7 +240,7 @@ export class WebhookDispatcher {
         async () =>
           event.type === 'WebhookRedeliveryRequested'
             ? [await this.planRedelivery(event)]
-            : await this.plan(event, sources),
+            : await planDeliveries(event, sources, this.endpoints),
         this.deps.setAside ?? DEFAULT_SET_ASIDE_POLICY,
         () => !this.running || run !== this.run || !this.checkpoint.active,
       );
@@ -308,10 +308,6 @@ export class WebhookDispatcher {
     const position = this.dispatched;
     if (position === undefined) return;
     await this.checkpoint.save(position);
-  }
-
-  private plan(event: RecordedEvent, sources: WebhookSources): Promise<Planned[]> {
-    return planDeliveries(event, sources, this.endpoints);
   }
 
   /** A redelivery request becomes a job with a fresh attempt budget (same webhook id and body). */
