@@ -20,10 +20,17 @@ export interface ChildService extends ChildWorker {
   auth: string;
 }
 
-/** The environment of a child on `dataDir`: this process's, with plain logs, then `env`. */
+/**
+ * The Node options the service and the worker run with (`npm start`, the Dockerfile): a young generation of 16 MB a
+ * semi-space, as Node 20 sizes it. Node 24 grows it to 64 MB, which a 29 MB bulk import fills (docs/operations.md).
+ * Passed as `NODE_OPTIONS`, so that a test's own `NODE_OPTIONS` replaces them.
+ */
+export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=16';
+
+/** The environment of a child on `dataDir`: this process's, plain logs and the service's Node options, then `env`. */
 const childEnv = (dataDir: string, env: Record<string, string>): NodeJS.ProcessEnv => ({
   ...process.env,
-  NODE_OPTIONS: '',
+  NODE_OPTIONS: SERVICE_NODE_OPTIONS,
   DATA_DIR: dataDir,
   LOG_LEVEL: 'log',
   NO_COLOR: '1',
