@@ -77,11 +77,9 @@ export function checkIdempotency(log: MemoryLog, world: World): void {
       if (e.type !== 'TransferCreated' || typeof key !== 'string' || !key.startsWith('idem-')) continue;
       const at = Date.parse(String(e.data.createdAt));
       const first = firstAt.get(key);
-      // A request cut off by a crash after its effect, or still running in another process when its claim's lease
-      // ended, leaves its key to the takeover rule (see docs/contributing.md).
-      const keyed = `${platform.id} ${key.slice('idem-'.length)}`;
-      const interrupted = world.interruptedKeys.has(keyed) || world.takenOverKeys.has(keyed);
-      if (first !== undefined && at - first < IDEMPOTENCY_RETENTION_MS && !interrupted)
+      // Also when a request was cut off by a crash after its effect, or was still running in another process when
+      // its claim's lease ended: the request taking it over names its transfer as the first run did.
+      if (first !== undefined && at - first < IDEMPOTENCY_RETENTION_MS)
         fail(
           'idempotency: a key never has two effects',
           `${key} funded again ${at - first} ms later`,

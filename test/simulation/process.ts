@@ -94,8 +94,6 @@ export class SimProcess {
   readonly readModels: ReadModelStore;
   /** Whether the process runs: a stopped one completes nothing more (its held operations never resume). */
   alive = true;
-  /** Keyed requests running in this process (platform id and key), with how many run. */
-  readonly runningKeys = new Map<string, number>();
 
   constructor(
     durable: { log: MemoryLog; jobs: MemoryJobStore; readModels: ReadModelStore },

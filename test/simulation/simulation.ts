@@ -100,7 +100,6 @@ class Run {
     this.started = this.scheduler.clock.now().getTime();
     const count = options.processes ?? (options.seed % 2 === 1 ? 2 : 1);
     this.processes = Array.from({ length: count }, () => this.start());
-    this.world.liveProcesses = () => this.processes;
   }
 
   /** The first process (the one whose worker duties the run's end drives). */
@@ -124,7 +123,6 @@ class Run {
   restart(step: number, index = this.random.int(this.processes.length)): void {
     const stopped = this.processes[index];
     stopped.stop();
-    for (const key of stopped.runningKeys.keys()) this.world.interruptedKeys.add(key);
     this.processes[index] = this.start();
     // Jobs left running run again (at least once).
     this.jobStore.recoverActive();

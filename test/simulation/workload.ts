@@ -118,13 +118,9 @@ async function sendFunding(process: SimProcess, world: World, platform: SimPlatf
   const name = `${world.platforms.indexOf(platform)}/${body.key}`;
   if (start.kind === 'replay') return `${name} replayed ${JSON.stringify(start.response.body)}`;
   world.record(`fund ${name} runs`);
-  const running = `${platform.id} ${body.key}`;
-  // Another process runs the key too: the claims' lease is the only guard across processes (see checkIdempotency).
-  if (world.liveProcesses().some((other) => other !== process && other.runningKeys.has(running)))
-    world.takenOverKeys.add(running);
-  process.runningKeys.set(running, (process.runningKeys.get(running) ?? 0) + 1);
   try {
-    const command = new FundInternalAccountCommand(body.accountId, BigInt(body.amount), actor);
+    // Run as the claim's actor, as the HTTP layer runs it: the transfer's id is the claim's effect id.
+    const command = new FundInternalAccountCommand(body.accountId, BigInt(body.amount), start.actor);
     const transferId = await process.fund.execute(command);
     await start.complete({ status: 200, body: { transferId } });
     world.ackTransfer(platform.id, transferId);
@@ -135,10 +131,6 @@ async function sendFunding(process: SimProcess, world: World, platform: SimPlatf
     if (error instanceof DomainError) await start.complete({ status: 400, body: { code: error.code } });
     else await start.release();
     throw error;
-  } finally {
-    const left = (process.runningKeys.get(running) ?? 1) - 1;
-    if (left > 0) process.runningKeys.set(running, left);
-    else process.runningKeys.delete(running);
   }
 }
 

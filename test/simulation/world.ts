@@ -55,12 +55,6 @@ export class World {
   readonly transactions: { id: string; platformId: string }[] = [];
   /** Quotes the workload created. */
   readonly quotes: { id: string; platformId: string }[] = [];
-  /** Keyed requests (platform id and key) a restart cut off while they ran. */
-  readonly interruptedKeys = new Set<string>();
-  /** Keys (platform id and key) one process ran while another process ran them too (a claim taken over). */
-  readonly takenOverKeys = new Set<string>();
-  /** The processes running now (set by the simulation). */
-  liveProcesses: () => { runningKeys: Map<string, number> }[] = () => [];
   /** Every (collection, id) the projector wrote. */
   readonly touched = new Map<string, Set<string>>();
   private readonly trace = createHash('sha256');

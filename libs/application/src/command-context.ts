@@ -44,7 +44,9 @@ export type FaultPoint =
   /** A bank rail recorded an inbox file and its effects; no payment has moved yet. */
   | 'rail-inbox-recorded'
   /** A bank rail applied the first effect of an inbox file; the others and the file's end are not recorded. */
-  | 'rail-inbox-halfway';
+  | 'rail-inbox-halfway'
+  /** A request under an Idempotency-Key has had its effect; its answer is not yet kept under the key. */
+  | 'before-key-answer';
 
 export function faultPoint(name: FaultPoint): void {
   if (FAULT_INJECT === name) process.kill(process.pid, 'SIGKILL');

@@ -40,11 +40,7 @@ export class CustomersBulkController {
     },
     errors: [413, 415],
   })
-  async uploadCsv(
-    @Req() req: HttpRequest,
-    @Res({ passthrough: true }) res: HttpResponse,
-    @CurrentActor() actor: Actor,
-  ) {
+  async uploadCsv(@Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpResponse) {
     // A malformed key is refused before the file is read.
     idempotencyKeyOf(req);
     // The file is staged in the blob store (streamed, hashed) and read back from there; it is never published.
@@ -68,7 +64,7 @@ export class CustomersBulkController {
         );
       }
       const described = { file: { sha256: blob.sha256, bytes: blob.size } };
-      return await this.idempotency.run(req, res, described, 202, () => this.imports.submit(() => blob.read(), actor));
+      return await this.idempotency.run(req, res, described, 202, (as) => this.imports.submit(() => blob.read(), as));
     } finally {
       await blob.discard();
     }

@@ -13,6 +13,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
+import { faultPoint } from '#application/command-context.js';
 import { CommandRunner } from '#application/command-runner.js';
 import { IdempotencyService } from '#application/idempotency/idempotency-service.js';
 import { IDS, SECRET_BOX, type Actor } from '#application/tokens.js';
@@ -113,6 +114,10 @@ export class IdempotencyInterceptor extends IdempotencyStore implements NestInte
       res.status(status);
       return of(body);
     }
+    // The route runs as the claim's actor, so that the ids its effects draw are the claim's (`keyedActor`): a retry
+    // that takes over a claim whose request never answered names its effects as the first run did.
+    req.actor = started.actor;
+    if (req.agent) req.agent = { ...req.agent, actor: started.actor };
     return next.handle().pipe(
       // A signed-retry challenge (202) is a step, not an outcome: the key is released so that the
       // signed step 2 (same method, path and body, so the same request hash: headers are not
@@ -120,6 +125,7 @@ export class IdempotencyInterceptor extends IdempotencyStore implements NestInte
       // a consumed signature never acts twice; it only shows the platform what it was already sent.
       mergeMap((body) => {
         const response = { status: res.statusCode, body: storable(context, body ?? null) };
+        if (!isChallenge(res)) faultPoint('before-key-answer');
         const settled = isChallenge(res) ? started.release() : started.complete(response);
         return from(settled.then(() => body));
       }),
@@ -132,7 +138,7 @@ export class IdempotencyInterceptor extends IdempotencyStore implements NestInte
   }
 }
 
-type KeyedRequest = HttpRequest & { actor?: Actor; agent?: { agentId: string } };
+type KeyedRequest = HttpRequest & { actor?: Actor; agent?: { agentId: string; actor: Actor } };
 
 /** The request's Idempotency-Key (scoped per agent for agent calls), undefined without one; 400 when malformed. */
 export function idempotencyKeyOf(req: KeyedRequest): string | undefined {
@@ -158,10 +164,19 @@ export function idempotencyKeyOf(req: KeyedRequest): string | undefined {
  */
 @Injectable()
 export class UploadIdempotency extends IdempotencyStore {
-  /** `described`: what identifies the request besides method and path; `status`: the answer's when `work` succeeds. */
-  async run<T>(req: KeyedRequest, res: HttpResponse, described: unknown, status: number, work: () => Promise<T>) {
+  /**
+   * `described`: what identifies the request besides method and path; `status`: the answer's when `work` succeeds;
+   * `work` runs as the actor it is given (the claim's, see IdempotencyInterceptor).
+   */
+  async run<T>(
+    req: KeyedRequest,
+    res: HttpResponse,
+    described: unknown,
+    status: number,
+    work: (actor: Actor) => Promise<T>,
+  ) {
     const key = idempotencyKeyOf(req);
-    if (key === undefined) return work();
+    if (key === undefined) return work(req.actor!);
     const started = await this.service.begin(req.actor!, key, {
       method: req.method,
       path: req.originalUrl ?? req.url,
@@ -176,7 +191,7 @@ export class UploadIdempotency extends IdempotencyStore {
     }
     let result: T;
     try {
-      result = await work();
+      result = await work(started.actor);
     } catch (error) {
       const { body } = toErrorBody(error);
       if (recordable(body.status)) await started.complete({ status: body.status, body });

@@ -48,6 +48,7 @@ import {
 } from '../payments/transfers/transfer-commands.js';
 import { loadOwnAgent, type AgentPrincipal } from './agent-access.js';
 import { agentAccounts, internalDestinationOf, quoteEnds, type AccountEnd } from './agent-accounts.js';
+import { effectId } from '../idempotency/effect-ids.js';
 
 /** How long a reserved spend may stay unsettled before the next decision settles it (its process died mid-way). */
 export const STALE_RESERVATION_MS = 10 * 60_000;
@@ -104,7 +105,7 @@ export class AgentActions {
     const balance = direction === 'OUT' ? await availableBalance(this.ctx.runner, agent.platformId, internal.id) : 0n;
     const amount = Number(transferAmount(direction, input.amount, balance));
     const request: ActionRequest = {
-      actionId: publicId('AgentAction', this.ctx.ids.uuid()),
+      actionId: publicId('AgentAction', effectId(agent.actor, this.ctx.ids)),
       type: direction === 'OUT' ? 'TRANSFER_OUT' : 'TRANSFER_IN',
       spend: {
         permission: 'CREATE_TRANSFERS',
@@ -196,7 +197,7 @@ export class AgentActions {
     const deps = { process: this.process, runner: this.ctx.runner, clocks: this.ctx.clocks };
     await authorizeExecution(deps, state, { actor: agent.actor, wallet });
     const action = await this.request(agent, {
-      actionId: publicId('AgentAction', this.ctx.ids.uuid()),
+      actionId: publicId('AgentAction', effectId(agent.actor, this.ctx.ids)),
       type: 'EXECUTE_QUOTE',
       spend: {
         permission: 'EXECUTE_QUOTES',

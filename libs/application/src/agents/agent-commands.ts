@@ -23,6 +23,7 @@ import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
 import { platformCustomerIdOf } from '../payments/transactions/accounts.js';
 import { hashAccessToken, loadOwnAgent, newAccessToken } from './agent-access.js';
+import { effectId } from '../idempotency/effect-ids.js';
 
 export class CreateAgentCommand {
   constructor(
@@ -125,7 +126,7 @@ export class CreateAgentHandler extends AgentHandler implements ICommandHandler<
   async execute({ input, actor }: CreateAgentCommand) {
     const customer = await loadOwnCustomer(this.runner, input.customerId, actor);
     if (customer.isDeleted) throw notFound('CUSTOMER', input.customerId);
-    const agentId = publicId('Agent', this.ids.uuid());
+    const agentId = publicId('Agent', effectId(actor, this.ids));
     const now = await this.now(actor.platformId);
     const { code, deviceCode } = await this.claimDeviceCode(agentId, actor.platformId, now);
     const platformCustomerId = await platformCustomerIdOf(this.readModels, input.customerId);

@@ -18,6 +18,7 @@ import { customerStream, loadOwnCustomer } from '../customers/customer-commands.
 import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { isSandboxPlatform } from '../platforms/platform-config.js';
 import type { Actor } from '../tokens.js';
+import { effectId } from '../idempotency/effect-ids.js';
 
 export class CreateBeneficialOwnerCommand {
   constructor(
@@ -86,7 +87,7 @@ export class CreateBeneficialOwnerHandler implements ICommandHandler<CreateBenef
     if (customer.isDeleted) throw notFound('CUSTOMER', input.customerId);
     if (customer.customerType !== 'BUSINESS') throw notABusiness(input.customerId, customer.customerType);
     const { sandbox, now } = await platformFacts(this.ctx.runner, this.ctx.clocks, actor.platformId);
-    const id = publicId('BeneficialOwner', this.ctx.ids.uuid());
+    const id = publicId('BeneficialOwner', effectId(actor, this.ctx.ids));
     const { state } = await this.ctx.runner.run(
       streams.beneficialOwner(id),
       beneficialOwnerDecider,

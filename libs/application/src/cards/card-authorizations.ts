@@ -39,6 +39,7 @@ import { CardLedger, CardTransferCode, customerAccount } from './card-ledger.js'
 import { CardNetworkCommand, SimulateCardClearingHandler, SimulateCardReturnHandler } from './card-presentments.js';
 import { spendingPreCheck } from './card-spending-controls.js';
 import type { SpendingControls } from '#domain/cards/card-spending.js';
+import { effectId, effectIds } from '../idempotency/effect-ids.js';
 
 /** A message of the card network about one card, from the sandbox endpoints. */
 export class SimulateCardAuthorizationCommand extends CardNetworkCommand<{
@@ -96,7 +97,9 @@ export class CardAuthorizations {
   async authorize(cardId: string, request: AuthorizationRequest, actor: Actor): Promise<CardAuthorizationRecord> {
     const clock = await this.ctx.clocks.forPlatform(actor.platformId);
     return this.locks.run(cardId, async () => {
-      const ledger = new CardLedger(this.ctx.runner, clock, this.ctx.ids, actor.platformId, { ...actor });
+      const ledger = new CardLedger(this.ctx.runner, clock, effectIds(actor, this.ctx.ids), actor.platformId, {
+        ...actor,
+      });
       return this.decide(await loadOwnCard(this.ctx.runner, cardId, actor), request, ledger, actor);
     });
   }
@@ -150,7 +153,9 @@ export class CardAuthorizations {
    */
   async standIn(cardId: string, request: AuthorizationRequest, approve: boolean, actor: Actor, reason: string) {
     const clock = await this.ctx.clocks.forPlatform(actor.platformId);
-    const ledger = new CardLedger(this.ctx.runner, clock, this.ctx.ids, actor.platformId, { ...actor });
+    const ledger = new CardLedger(this.ctx.runner, clock, effectIds(actor, this.ctx.ids), actor.platformId, {
+      ...actor,
+    });
     const state = await loadOwnCard(this.ctx.runner, cardId, actor);
     const decision: AuthorizationDecision = {
       decidedBy: 'STAND_IN',
@@ -272,14 +277,16 @@ export class SimulateCardAuthorizationHandler {
   async execute({ cardId, input, actor }: SimulateCardAuthorizationCommand): Promise<Record<string, unknown>> {
     await requireSandbox(this.ctx.runner, actor);
     const receivedAt = performance.now();
-    const authorizationId = publicId('CardAuthorization', this.ctx.ids.uuid());
+    const authorizationId = publicId('CardAuthorization', effectId(actor, this.ctx.ids));
     const sandboxDecline = sandboxDeclineOf(input.merchant.descriptor);
     const request = { authorizationId, ...input, ...(sandboxDecline ? { sandboxDecline } : {}), receivedAt };
     const recorded = await this.authorizations.authorize(cardId, request, actor);
     // A declined authorization stays in the card's history; it opens no transaction.
     if (recorded.status === 'DECLINED') throw declined(recorded);
     const clock = await this.ctx.clocks.forPlatform(actor.platformId);
-    const ledger = new CardLedger(this.ctx.runner, clock, this.ctx.ids, actor.platformId, { ...actor });
+    const ledger = new CardLedger(this.ctx.runner, clock, effectIds(actor, this.ctx.ids), actor.platformId, {
+      ...actor,
+    });
     const now = async () => (await this.ctx.clocks.now(actor.platformId)).toISOString();
     let state: CardAggregate;
     if (sandboxPullFails(input.merchant.descriptor)) {

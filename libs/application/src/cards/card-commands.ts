@@ -32,6 +32,7 @@ import {
   type SignedStep,
 } from '../wallet/signed-retry.service.js';
 import { WalletAccounts } from '../wallet/wallet-accounts.js';
+import { effectId } from '../idempotency/effect-ids.js';
 
 export interface CardChanges {
   state?: RequestedCardState;
@@ -139,14 +140,14 @@ export class CreateCardHandler implements ICommandHandler<CreateCardCommand, Car
     const { state: holder } = await this.ctx.runner.load(customerStream(input.customerId), customerDecider);
     if (!holder.exists || holder.isDeleted || holder.platformId !== actor.platformId)
       throw notFound('CUSTOMER', input.customerId);
-    const cardId = publicId('Card', this.ctx.ids.uuid());
+    const cardId = publicId('Card', effectId(actor, this.ctx.ids));
     const now = (await this.ctx.now(actor.platformId)).toISOString();
     const command: CardCommand = {
       type: 'CreateCard',
       cardId,
       platformId: actor.platformId,
       customerId: input.customerId,
-      platformCardId: input.platformCardId ?? generatedPlatformCardId(() => this.ctx.ids.uuid()),
+      platformCardId: input.platformCardId ?? generatedPlatformCardId(() => effectId(actor, this.ctx.ids)),
       holderKycStatus: holder.kycStatus,
       holderAccounts: [...holder.accounts.values()].map(({ id, type, currency, status }) => ({
         id,

@@ -7,6 +7,7 @@ import { CommandContext } from '../command-context.js';
 import { APP_CONFIG, JOB_QUEUE, type Actor } from '../tokens.js';
 import { inspectCsv, rowChunks, type OpenFile } from './bulk-import-files.js';
 import { ImportSlots } from './import-slots.js';
+import { effectId } from '../idempotency/effect-ids.js';
 
 /** The queue of bulk customer imports, run by the worker (each import is one job). */
 export const BULK_IMPORT_QUEUE = 'bulk-imports';
@@ -67,7 +68,7 @@ export class BulkImports {
 
   private async store(open: OpenFile, actor: Actor, options: { enqueue?: boolean }) {
     const { columns } = await inspectCsv(open);
-    const jobId = publicId('Job', this.ctx.ids.uuid());
+    const jobId = publicId('Job', effectId(actor, this.ctx.ids));
     const stream = streams.bulkImport(jobId);
     const quiet = { metadata: { ...actor }, answersAfter: 'append' as const };
     const now = async () => (await this.ctx.now(actor.platformId)).toISOString();

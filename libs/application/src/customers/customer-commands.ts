@@ -28,6 +28,7 @@ import {
   type SignedRequest,
   type SignedResult,
 } from '../wallet/signed-retry.service.js';
+import { effectId } from '../idempotency/effect-ids.js';
 
 /**
  * `customerId`: the id to create the customer under, when the caller derives it (a bulk import's
@@ -137,7 +138,7 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
     if (given !== undefined && (await this.createdBefore(given, actor))) return given;
     const { state: platform } = await this.ctx.runner.load(streams.platform(actor.platformId), platformDecider);
     const currencies = profile.currencies ?? ['USD'];
-    const customerId = given ?? publicId('Customer', this.ctx.ids.uuid());
+    const customerId = given ?? publicId('Customer', effectId(actor, this.ctx.ids));
     // Optional, as in the public API: without one the customer's own uuid serves (unique by construction).
     const platformCustomerId = givenPlatformId ?? uuidOf('Customer', customerId)!;
     const kycStatus =
@@ -150,7 +151,7 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
           })
         : 'PENDING');
     const accounts: NewAccount[] = currencies.map((code) => ({
-      accountId: publicId('InternalAccount', this.ctx.ids.uuid()),
+      accountId: publicId('InternalAccount', effectId(actor, this.ctx.ids)),
       type: accountTypeFor(code),
       currency: code,
     }));
@@ -352,7 +353,7 @@ export class OpenInternalAccountHandler implements ICommandHandler<OpenInternalA
     const customer = await loadOwnCustomer(this.ctx.runner, input.customerId, actor);
     // An embedded wallet's first credential is an EMAIL_OTP to the customer's email.
     if (input.type === 'EMBEDDED_WALLET' && !customer.profile.email) throw emailRequired();
-    const accountId = publicId('InternalAccount', this.ctx.ids.uuid());
+    const accountId = publicId('InternalAccount', effectId(actor, this.ctx.ids));
     await this.ctx.runner.run(
       customerStream(input.customerId),
       customerDecider,

@@ -10,6 +10,7 @@ import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
 import type { Actor } from '../tokens.js';
 import { DocumentFiles } from './document-files.js';
+import { effectId } from '../idempotency/effect-ids.js';
 
 /** A received file: staged in the blob store (not yet readable), with what the upload said about it. */
 export interface ReceivedFile {
@@ -94,7 +95,7 @@ export class UploadDocumentHandler implements ICommandHandler<UploadDocumentComm
 
   async execute({ documentHolder, details, file, actor }: UploadDocumentCommand) {
     await loadHolder(this.ctx.runner, documentHolder, actor);
-    const id = publicId('Document', this.ctx.ids.uuid());
+    const id = publicId('Document', effectId(actor, this.ctx.ids));
     const now = (await this.ctx.now(actor.platformId)).toISOString();
     await recordWithFile(this.files, file, id, actor, now, async (documentFile) => {
       await this.ctx.runner.run(

@@ -18,6 +18,7 @@ import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
 import { READ_MODELS, type Actor } from '../tokens.js';
 import { externalAccountStream, loadExternalAccount } from '../payments/transactions/accounts.js';
+import { effectId } from '../idempotency/effect-ids.js';
 
 /** Customer external accounts and the platform's own live under separate paths; each path sees only its kind. */
 export type ExternalAccountOwner = 'customer' | 'platform';
@@ -90,7 +91,7 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
     const check: BeneficiaryCheck = platform.sandbox
       ? sandboxBeneficiaryCheck(primaryIdentifier, submittedName ?? holderName)
       : { status: 'PENDING' };
-    const id = publicId('ExternalAccount', this.ctx.ids.uuid());
+    const id = publicId('ExternalAccount', effectId(actor, this.ctx.ids));
     const now = (await this.ctx.now(actor.platformId)).toISOString();
     const makeDefault = input.defaultUmaDepositAccount ?? false;
     const platformAccountId =

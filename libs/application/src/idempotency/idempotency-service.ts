@@ -13,6 +13,7 @@ import type { EventMetadata } from '#event-store/event-store.js';
 import type { CommandRunner } from '../command-runner.js';
 import type { Actor } from '../tokens.js';
 import type { PlatformClocks } from '../platforms/platform-clocks.js';
+import { keyedActor } from './effect-ids.js';
 
 export interface IdempotentRequest {
   method: string;
@@ -28,7 +29,13 @@ export interface IdempotentResponse {
 }
 
 export type IdempotencyStart =
-  | { kind: 'run'; complete(response: IdempotentResponse): Promise<void>; release(): Promise<void> }
+  | {
+      kind: 'run';
+      /** Whom the request runs as: the caller, with the ids of its effects derived from the claim (`keyedActor`). */
+      actor: Actor;
+      complete(response: IdempotentResponse): Promise<void>;
+      release(): Promise<void>;
+    }
   | { kind: 'replay'; response: IdempotentResponse };
 
 /** How long a duplicate waits for the first request with its key to finish. */
@@ -89,7 +96,8 @@ export class IdempotencyService {
         local.leave();
         throw error;
       }
-      if (outcome.kind === 'owner') return this.ownerHandle(stream, platformId, claimId, metadata, clock, local);
+      if (outcome.kind === 'owner')
+        return this.ownerHandle(stream, keyedActor(actor, outcome.effectsId), claimId, { metadata, clock, local });
       local.leave();
       if (outcome.kind === 'mismatch')
         throw new DomainError(
@@ -110,12 +118,11 @@ export class IdempotencyService {
 
   private ownerHandle(
     stream: string,
-    platformId: string,
+    actor: Actor,
     claimId: string,
-    metadata: EventMetadata,
-    clock: Clock,
-    local: LocalRequest,
+    { metadata, clock, local }: { metadata: EventMetadata; clock: Clock; local: LocalRequest },
   ): IdempotencyStart {
+    const { platformId } = actor;
     const settle = async (work: () => Promise<unknown>) => {
       try {
         await work();
@@ -125,6 +132,7 @@ export class IdempotencyService {
     };
     return {
       kind: 'run',
+      actor,
       complete: (response) =>
         settle(() =>
           this.runner.run(

@@ -26,6 +26,7 @@ import { UploadDocumentCommand, type ReceivedFile } from '../documents/document-
 import { UpdateCustomerCommand, loadOwnCustomer } from '../customers/customer-commands.js';
 import type { Actor } from '../tokens.js';
 import { CreateVerificationCommand } from '../verifications/verification-commands.js';
+import { effectId } from '../idempotency/effect-ids.js';
 
 /** What the hosted page may fill in: the fields a verification needs. */
 export interface KycSubmission {
@@ -70,7 +71,7 @@ export class KycLinks {
   async issue(customerId: string, redirectUri: string | undefined, actor: Actor) {
     const customer = await loadOwnCustomer(this.ctx.runner, customerId, actor);
     if (customer.isDeleted) throw notFound('CUSTOMER', customerId);
-    const linkId = this.ctx.ids.uuid();
+    const linkId = effectId(actor, this.ctx.ids);
     const secret = randomBytes(32).toString('base64url');
     const now = await this.ctx.nowIso(actor.platformId);
     const { state } = await this.record(

@@ -20,6 +20,7 @@ import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { allForPlatform } from '../queries/list-query.js';
 import { isSandboxPlatform } from '../platforms/platform-config.js';
 import { KycProviderSettings } from './kyc-provider.js';
+import { effectId } from '../idempotency/effect-ids.js';
 
 export class CreateVerificationCommand {
   constructor(
@@ -69,7 +70,7 @@ export class CreateVerificationHandler implements ICommandHandler<CreateVerifica
         })
       : [];
     let outcome = verificationOutcome(customerType, customer.profile, sandbox, customerId, requirements);
-    const id = publicId('Verification', this.ctx.ids.uuid());
+    const id = publicId('Verification', effectId(actor, this.ctx.ids));
     const now = (await this.ctx.now(actor.platformId)).toISOString();
     const kycStatus = kycStatusFrom(outcome.verificationStatus);
     let decided: CustomerState = customer;

@@ -7,6 +7,7 @@ import { IDS, type Actor } from '../tokens.js';
 import { SignedRetryService, type SignedRequest, type SignedResult } from './signed-retry.service.js';
 import { WalletAccounts } from './wallet-accounts.js';
 import { WalletSeedVault } from './wallet-seed.js';
+import { effectId } from '../idempotency/effect-ids.js';
 
 export class SetPrivateEnabledCommand {
   constructor(
@@ -85,7 +86,7 @@ export class ExportWalletHandler implements ICommandHandler<ExportWalletCommand>
     } finally {
       seed.fill(0);
     }
-    const exportId = publicId('Export', this.ids.uuid());
+    const exportId = publicId('Export', effectId(actor, this.ids));
     await this.wallets.decide(accountId, { type: 'ExportWallet', exportId, signedRetry }, actor, 'append');
     return { kind: 'done', result: { id: exportId, encryptedWalletCredentials } };
   }

@@ -24,6 +24,7 @@ import { emailRequired, WalletAccounts, type ProvisionedWallet } from './wallet-
 import { WalletQueries } from './wallet-queries.js';
 import { WalletVerifiers } from './wallet-verifiers.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { effectId } from '../idempotency/effect-ids.js';
 
 export interface AddCredentialInput {
   type: AuthMethodType;
@@ -110,7 +111,7 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
       if (step.kind === 'challenge') return step;
       signedRetry = step.proof;
     }
-    const authMethodId = publicId('AuthMethod', this.ctx.ids.uuid());
+    const authMethodId = publicId('AuthMethod', effectId(actor, this.ctx.ids));
     const owner = { id: authMethodId, stream: streams.wallet(wallet.accountId) };
     const now = (await this.ctx.now(actor.platformId)).toISOString();
     const add = () =>

@@ -21,6 +21,7 @@ import { WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
 import { WalletQueries } from './wallet-queries.js';
 import { INVALID_OTP, WalletVerifiers } from './wallet-verifiers.js';
 import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { effectId } from '../idempotency/effect-ids.js';
 
 export interface VerifyCredentialInput {
   type?: AuthMethodType;
@@ -126,7 +127,7 @@ export class VerifyCredentialHandler implements ICommandHandler<VerifyCredential
     if (input.type !== undefined && input.type !== method.type)
       throw invalid('INVALID_INPUT', `credential ${authMethodId} is of type ${method.type}`, 'type');
     const { proof, clientPublicKey } = await this.proofFor(wallet, method, input, requestId, actor);
-    const sessionId = publicId('Session', this.ids.uuid());
+    const sessionId = publicId('Session', effectId(actor, this.ids));
     const command = { type: 'IssueSession' as const, sessionId, authMethodId, proof };
     const deps = { wallets: this.wallets, clocks: this.clocks, config: this.config };
     return keySession(deps, wallet.accountId, clientPublicKey, command, actor);

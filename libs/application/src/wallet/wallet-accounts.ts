@@ -11,6 +11,7 @@ import { CommandContext } from '../command-context.js';
 import { CommandRunner, type AnswersAfter, type Reads } from '../command-runner.js';
 import { READ_MODELS, type Actor } from '../tokens.js';
 import { WalletSeedVault } from './wallet-seed.js';
+import { effectId } from '../idempotency/effect-ids.js';
 
 /** A wallet command as handlers give it: `now` is the platform's clock unless the handler set it. */
 export type WalletCommandInput = WalletAuthCommand extends infer C
@@ -105,7 +106,7 @@ export class WalletAccounts {
           accountId: input.accountId,
           platformId: actor.platformId,
           customerId: input.customerId,
-          emailOtp: { authMethodId: publicId('AuthMethod', this.ctx.ids.uuid()), email: input.email },
+          emailOtp: { authMethodId: publicId('AuthMethod', effectId(actor, this.ctx.ids)), email: input.email },
           encryptedSeed: this.vault.newSealedSeed(input.accountId),
           now: (await this.ctx.now(actor.platformId)).toISOString(),
         },

@@ -42,6 +42,8 @@ export interface StoredResponse {
 export interface IdempotencyState {
   claim?: {
     claimId: string;
+    /** What the request's effects are named from (see `IdempotencyKeyClaimed`). */
+    effectsId: string;
     requestHash: string;
     claimedAt: string;
     leaseUntil: string;
@@ -57,6 +59,13 @@ export type IdempotencyEvent =
       data: {
         platformId: string;
         claimId: string;
+        /**
+         * What the ids of the request's effects are derived from: the claim's own id, or, when it takes over a claim
+         * whose request never answered (cut off by a crash, or still running elsewhere when its lease ended), the
+         * taken-over claim's, so that the request run again names its effects as the first run did and an effect
+         * already applied is found instead of applied twice. Absent from claims recorded before it: their claimId.
+         */
+        effectsId?: string;
         requestHash: string;
         claimedAt: string;
         leaseUntil: string;
@@ -83,13 +92,16 @@ function claimable(state: IdempotencyState, now: Date): boolean {
 }
 
 export type ClaimOutcome =
-  { kind: 'owner' } | { kind: 'replay'; response: StoredResponse } | { kind: 'mismatch' } | { kind: 'in_progress' };
+  | { kind: 'owner'; effectsId: string }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'mismatch' }
+  | { kind: 'in_progress' };
 
 /** What a request with `claimId` and `hash` should do, given the state after its claim attempt. */
 export function claimOutcome(state: IdempotencyState, claimId: string, hash: string): ClaimOutcome {
   const c = state.claim!;
   if (c.requestHash !== hash) return { kind: 'mismatch' };
-  if (c.claimId === claimId && !state.response) return { kind: 'owner' };
+  if (c.claimId === claimId && !state.response) return { kind: 'owner', effectsId: c.effectsId };
   if (state.response) return { kind: 'replay', response: state.response };
   return { kind: 'in_progress' };
 }
@@ -102,12 +114,14 @@ export const idempotencyDecider: Decider<IdempotencyState, IdempotencyCommand, I
       case 'ClaimKey': {
         if (!claimable(state, cmd.now)) return [];
         const now = cmd.now.getTime();
+        const abandoned = state.claim && !state.claim.released && !state.response ? state.claim : undefined;
         return [
           {
             type: 'IdempotencyKeyClaimed',
             data: {
               platformId: cmd.platformId,
               claimId: cmd.claimId,
+              effectsId: abandoned?.effectsId ?? cmd.claimId,
               requestHash: cmd.requestHash,
               claimedAt: at,
               leaseUntil: new Date(now + IDEMPOTENCY_LEASE_MS).toISOString(),
@@ -139,8 +153,8 @@ export const idempotencyDecider: Decider<IdempotencyState, IdempotencyCommand, I
   evolve(state, event) {
     switch (event.type) {
       case 'IdempotencyKeyClaimed': {
-        const { platformId: _p, ...claim } = event.data;
-        return { claim };
+        const { platformId: _p, effectsId, ...claim } = event.data;
+        return { claim: { ...claim, effectsId: effectsId ?? claim.claimId } };
       }
       case 'IdempotentResponseRecorded':
         return { ...state, response: event.data.response };

@@ -45,7 +45,7 @@ describe('idempotency keys', () => {
 
   it('lets the first claim run, replays its response, refuses another request', () => {
     let state = claim({}, 'c1', 'h1');
-    expect(claimOutcome(state, 'c1', 'h1')).toEqual({ kind: 'owner' });
+    expect(claimOutcome(state, 'c1', 'h1')).toEqual({ kind: 'owner', effectsId: 'c1' });
     state = claim(state, 'c2', 'h1');
     expect(claimOutcome(state, 'c2', 'h1')).toEqual({ kind: 'in_progress' });
     expect(claimOutcome(claim(state, 'c3', 'h2'), 'c3', 'h2')).toEqual({ kind: 'mismatch' });
@@ -90,5 +90,48 @@ describe('idempotency keys', () => {
     expect(claimOutcome(claim(state, 'c2', 'h1', IDEMPOTENCY_LEASE_MS), 'c2', 'h1').kind).toBe('owner');
     const released = run(state, { type: 'ReleaseKey', platformId: P, claimId: 'c1', now: at(5) });
     expect(claimOutcome(claim(released, 'c3', 'h1', 6), 'c3', 'h1').kind).toBe('owner');
+  });
+
+  it('names the effects of a request that takes over an abandoned claim as the first run named them', () => {
+    const first = claim({}, 'c1', 'h1');
+    // Taken over after the lease, and again: the effects keep the first claim's name.
+    const second = claim(first, 'c2', 'h1', IDEMPOTENCY_LEASE_MS);
+    expect(claimOutcome(second, 'c2', 'h1')).toEqual({ kind: 'owner', effectsId: 'c1' });
+    const third = claim(second, 'c3', 'h1', 2 * IDEMPOTENCY_LEASE_MS);
+    expect(claimOutcome(third, 'c3', 'h1')).toEqual({ kind: 'owner', effectsId: 'c1' });
+    // A released claim ran to a refusal or a challenge: the next request is a new one, with effects of its own.
+    const released = run(first, { type: 'ReleaseKey', platformId: P, claimId: 'c1', now: at(5) });
+    expect(claimOutcome(claim(released, 'c4', 'h1', 6), 'c4', 'h1')).toEqual({ kind: 'owner', effectsId: 'c4' });
+    // So is the key used afresh once its answer's retention has passed.
+    const answered = run(first, {
+      type: 'RecordResponse',
+      platformId: P,
+      claimId: 'c1',
+      response: { status: 200, body: 1 },
+      now: at(0),
+    });
+    const afresh = claim(answered, 'c5', 'h1', IDEMPOTENCY_RETENTION_MS);
+    expect(claimOutcome(afresh, 'c5', 'h1')).toEqual({ kind: 'owner', effectsId: 'c5' });
+  });
+
+  it('reads claims recorded before effects were named: their own claim id names them', () => {
+    const state = idempotencyDecider.evolve(
+      {},
+      {
+        type: 'IdempotencyKeyClaimed',
+        data: {
+          platformId: P,
+          claimId: 'old',
+          requestHash: 'h1',
+          claimedAt: at(0).toISOString(),
+          leaseUntil: at(IDEMPOTENCY_LEASE_MS).toISOString(),
+          expiresAt: at(IDEMPOTENCY_RETENTION_MS).toISOString(),
+        },
+      },
+    );
+    expect(claimOutcome(claim(state, 'c2', 'h1', IDEMPOTENCY_LEASE_MS), 'c2', 'h1')).toEqual({
+      kind: 'owner',
+      effectsId: 'old',
+    });
   });
 });

@@ -11,6 +11,7 @@ import { CommandContext } from '../../command-context.js';
 import { CommandRunner } from '../../command-runner.js';
 import { READ_MODELS, type Actor } from '../../tokens.js';
 import { platformAsCreated } from '../../platforms/platform-config.js';
+import { effectId } from '../../idempotency/effect-ids.js';
 
 export class FundInternalAccountCommand {
   constructor(
@@ -60,7 +61,7 @@ export class FundInternalAccountHandler implements ICommandHandler<FundInternalA
     const settlement = platform.settlementAccounts.get(account.currency);
     if (!settlement)
       throw new DomainError('invalid', 'UNSUPPORTED_CURRENCY', `no settlement account in ${account.currency}`);
-    const transferId = publicId('Transfer', this.ctx.ids.uuid());
+    const transferId = publicId('Transfer', effectId(actor, this.ctx.ids));
     await this.ctx.runner.run(
       streams.ledger(actor.platformId),
       ledgerDecider,

@@ -24,6 +24,7 @@ import { READ_MODELS, type Actor } from '../../tokens.js';
 import { isSandboxPlatform } from '../../platforms/platform-config.js';
 import { loadLiveExternalAccount } from '../transactions/accounts.js';
 import { CommandContext } from '../../command-context.js';
+import { effectId } from '../../idempotency/effect-ids.js';
 
 /** Who is sending (`?customerId` and/or `?senderUmaAddress`); both optional. */
 export interface LookupSender {
@@ -152,7 +153,7 @@ abstract class LookupHandler {
   ): Promise<LookupRecord> {
     const now = await this.ctx.clocks.now(actor.platformId);
     const lookup: LookupRecord = {
-      id: publicId('Lookup', this.ctx.ids.uuid()),
+      id: publicId('Lookup', effectId(actor, this.ctx.ids)),
       platformId: actor.platformId,
       ...fields,
       createdAt: now.toISOString(),

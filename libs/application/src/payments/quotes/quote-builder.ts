@@ -6,6 +6,8 @@ import { LEDGER_PLAN } from '#domain/payments/transactions/payment-plan.js';
 import { PaymentRails } from '../rails/payment-rails.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import type { CommandRunner } from '../../command-runner.js';
+import { effectId } from '../../idempotency/effect-ids.js';
+import type { Actor } from '../../tokens.js';
 import { loadLiveLookup } from '../lookups/lookup-commands.js';
 import { requireSupportedCurrencies } from '../../platforms/platform-config.js';
 import {
@@ -249,7 +251,9 @@ export class QuoteBuilder {
     };
   }
 
-  async facts(req: PlatformQuoteRequest, platformId: string, now: Date): Promise<QuoteFacts> {
+  /** The quote's facts as `actor` asks for it (its platform, and the ids its request's effects are named with). */
+  async facts(req: PlatformQuoteRequest, actor: Actor, now: Date): Promise<QuoteFacts> {
+    const { platformId } = actor;
     const source = await this.source(req, platformId);
     assertImmediateExecution(req, source.funding);
     const destination = await this.destination(req, source, platformId, now);
@@ -269,9 +273,9 @@ export class QuoteBuilder {
         field: req.destination.destinationType === 'UMA_ADDRESS' ? 'destination.currency' : 'destination.accountId',
       },
     ]);
-    const quoteId = publicId('Quote', this.ids.uuid());
-    const transactionId = publicId('Transaction', this.ids.uuid());
-    const requestId = source.funding === 'EMBEDDED_WALLET' ? publicId('Request', this.ids.uuid()) : undefined;
+    const quoteId = publicId('Quote', effectId(actor, this.ids));
+    const transactionId = publicId('Transaction', effectId(actor, this.ids));
+    const requestId = source.funding === 'EMBEDDED_WALLET' ? publicId('Request', effectId(actor, this.ids)) : undefined;
     return { platformId, source, destination, ids: { quoteId, transactionId, requestId } };
   }
 }

@@ -178,7 +178,7 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand, R
 
   async execute({ request, actor }: CreateQuoteCommand) {
     const now = await this.ctx.now(actor.platformId);
-    const facts = await this.builder.facts(request, actor.platformId, now);
+    const facts = await this.builder.facts(request, actor, now);
     const metadata = { ...actor };
     // A real-time funded quote starts when its funds arrive (sandbox: POST /sandbox/send), even with
     // immediatelyExecute.

@@ -25,6 +25,7 @@ import { requireSandbox } from '../ledger/fund-commands.js';
 import { loadOwnQuote, requireExecutable, startQuote } from '../quotes/quote-commands.js';
 import { READ_MODELS, type Actor } from '../../tokens.js';
 import { PaymentProcess } from './payment-process.js';
+import { effectId } from '../../idempotency/effect-ids.js';
 
 export class SandboxSendCommand {
   constructor(
@@ -144,7 +145,7 @@ export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaRecei
     if (!account)
       throw invalid('UNSUPPORTED_CURRENCY', `the receiver has no active account in ${code}`, 'receivingCurrencyCode');
 
-    const id = publicId('Transaction', this.ctx.ids.uuid());
+    const id = publicId('Transaction', effectId(actor, this.ctx.ids));
     const ref: PaymentRef = { kind: 'transaction', id };
     const now = (await this.ctx.now(actor.platformId)).toISOString();
     const amount = BigInt(input.receivingCurrencyAmount).toString();

@@ -25,6 +25,7 @@ import type { PaymentPlan } from '#domain/payments/transactions/payment-plan.js'
 import { PaymentRails } from '../rails/payment-rails.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
 import { PlatformClocks } from '../../platforms/platform-clocks.js';
+import { effectId } from '../../idempotency/effect-ids.js';
 
 export interface TransferInput {
   source: { accountId: string };
@@ -141,7 +142,7 @@ abstract class TransferHandler {
     actor: Actor,
     input?: PlatformTransferInput,
   ) {
-    const id = input?.transactionId ?? publicId('Transaction', this.ids.uuid());
+    const id = input?.transactionId ?? publicId('Transaction', effectId(actor, this.ids));
     const agentId = input?.agentId;
     const ref: PaymentRef = { kind: 'transaction', id };
     const now = (await this.clocks.now(actor.platformId)).toISOString();
