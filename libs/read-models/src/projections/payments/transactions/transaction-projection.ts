@@ -1,5 +1,4 @@
-import type { TransactionEvent } from '#domain/payments/transactions/transaction.js';
-import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
+import { toTransactionResource, type TransactionEvent } from '#domain/payments/transactions/transaction.js';
 import { defineProjection } from '../../../projection.js';
 import type { Doc, ProjectionTransaction } from '../../../read-model-store.js';
 import { Collections } from '../../collections.js';
