@@ -14,8 +14,11 @@ import { toAgentActionResource } from '#domain/agents/agent-views.js';
 import { DomainError, conflict, notFound } from '#domain/errors.js';
 import { publicId, streams, uuidOf } from '#domain/ids.js';
 import { isQuoteExpired, quoteDecider, toQuoteResource, type QuoteRecord } from '#domain/payments/quotes/quote.js';
-import { transactionDecider, type TransactionRecord } from '#domain/payments/transactions/transaction.js';
-import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
+import {
+  toTransactionResource,
+  transactionDecider,
+  type TransactionRecord,
+} from '#domain/payments/transactions/transaction.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandContext } from '../command-context.js';
 import { requireSupportedCurrencies } from '../platforms/platform-config.js';

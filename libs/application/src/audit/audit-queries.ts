@@ -9,8 +9,11 @@ import { notFound } from '#domain/errors.js';
 import { streams } from '#domain/ids.js';
 import type { PlatformEvent } from '#domain/platforms/platform.js';
 import { quoteDecider, type QuoteEvent } from '#domain/payments/quotes/quote.js';
-import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
-import { transactionDecider, type TransactionEvent } from '#domain/payments/transactions/transaction.js';
+import {
+  toTransactionResource,
+  transactionDecider,
+  type TransactionEvent,
+} from '#domain/payments/transactions/transaction.js';
 import type { EventStore, RecordedEvent } from '#event-store/event-store.js';
 import { Collections } from '#read-models/projections/collections.js';
 import { openAccountDoc, toInternalAccount } from '#read-models/projections/internal-account-docs.js';

@@ -1,6 +1,5 @@
 import type { ByteSource, SnapshotCodec } from '../snapshot-codec.js';
-import type { LedgerAccount, LedgerState, TransferRecord } from './ledger-state.js';
-import { SettledTransfers } from './settled-transfers.js';
+import { SettledTransfers, type LedgerAccount, type LedgerState, type TransferRecord } from './ledger-state.js';
 
 /**
  * A ledger's state in a snapshot: its accounts and its pending transfers not yet resolved as records (JSON, records

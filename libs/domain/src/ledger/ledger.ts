@@ -5,13 +5,13 @@ import { plantedFaults } from '../planted-faults.js';
 import { ledgerSnapshot } from './ledger-snapshot.js';
 import {
   ledgerAccount,
+  SettledTransfers,
   transferRecord,
   type LedgerAccount,
   type LedgerAccountSpec,
   type LedgerState,
   type TransferRecord,
 } from './ledger-state.js';
-import { SettledTransfers } from './settled-transfers.js';
 
 export type { LedgerAccount, LedgerAccountSpec, LedgerState, TransferRecord } from './ledger-state.js';
 

@@ -8,7 +8,11 @@ import type { KycStatus } from '../customers/customer.js';
 import { invitationResource, type InvitationSnapshot } from '../invitations/invitation.js';
 import { postedBalance, type LedgerState } from '../ledger/ledger.js';
 import { toJsonNumber } from '../money.js';
-import type { TransactionRecord, TransactionStatus } from '../payments/transactions/transaction.js';
+import {
+  toTransactionResource,
+  type TransactionRecord,
+  type TransactionStatus,
+} from '../payments/transactions/transaction.js';
 import {
   paymentWebhookTypes,
   refundOutcome,
@@ -17,7 +21,6 @@ import {
   type PaymentChange,
   type ReceiverProfile,
 } from './payment-webhooks.js';
-import { toTransactionResource } from '../payments/transactions/transaction-view.js';
 import { toVerificationResource } from '../verifications/verification-view.js';
 import type { VerificationSnapshot } from '../verifications/verification.js';
 

@@ -11,8 +11,7 @@ import { walletAuthProjection } from './wallet/wallet-auth-projection.js';
 import { webhookDeliveryProjection } from './webhooks/webhook-delivery-projection.js';
 import { cardProjection } from './cards/card-projection.js';
 import { cardTransactionProjection } from './cards/card-transaction-projection.js';
-import { quoteProjection } from './payments/quotes/quote-projection.js';
-import { transactionProjection } from './payments/transactions/transaction-projection.js';
+import { quoteProjection, transactionProjection } from './payments/payment-projections.js';
 import { agentProjection } from './agents/agent-projection.js';
 import { bulkImportProjection } from './customers/bulk-import-projection.js';
 

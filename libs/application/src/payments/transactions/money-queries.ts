@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Collections } from '#read-models/projections/collections.js';
-import { toQuoteDocResource } from '#read-models/projections/payments/quotes/quote-projection.js';
-import { toTransactionDocResource } from '#read-models/projections/payments/transactions/transaction-projection.js';
+import { toQuoteDocResource, toTransactionDocResource } from '#read-models/projections/payments/payment-projections.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { getForPlatform, listForPlatform } from '../../queries/list-query.js';
 import { READ_MODELS } from '../../tokens.js';

@@ -9,10 +9,10 @@ import type { PaymentRef } from '#domain/payments/timers/timers.js';
 import {
   referenceFor,
   requireTransactionRecord,
+  toTransactionResource,
   transactionDecider,
   type TransactionRecord,
 } from '#domain/payments/transactions/transaction.js';
-import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
 import { incomingPlan } from '#domain/payments/rails/sandbox-rail.js';
 import { sandboxOriginator, type FundingOriginator } from '#domain/payments/rails/funding-originator.js';
 import type { QuoteRecord } from '#domain/payments/quotes/quote-record.js';

@@ -4,8 +4,11 @@ import { notFound } from '#domain/errors.js';
 import { isPublicId, streams } from '#domain/ids.js';
 import type { PaymentRef } from '#domain/payments/timers/timers.js';
 import { awaitsPlatformApproval, notPendingApproval } from '#domain/payments/transactions/annotations.js';
-import { transactionDecider, type TransactionRecord } from '#domain/payments/transactions/transaction.js';
-import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
+import {
+  toTransactionResource,
+  transactionDecider,
+  type TransactionRecord,
+} from '#domain/payments/transactions/transaction.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandContext } from '../../command-context.js';

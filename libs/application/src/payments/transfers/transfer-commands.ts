@@ -6,8 +6,12 @@ import { available, ledgerDecider } from '#domain/ledger/ledger.js';
 import { formatAmount } from '#domain/money.js';
 import { networkRail } from '#domain/payments/rates/rate-table.js';
 import type { PaymentRef } from '#domain/payments/timers/timers.js';
-import { referenceFor, transactionDecider, type TransactionRecord } from '#domain/payments/transactions/transaction.js';
-import { toTransactionResource } from '#domain/payments/transactions/transaction-view.js';
+import {
+  referenceFor,
+  toTransactionResource,
+  transactionDecider,
+  type TransactionRecord,
+} from '#domain/payments/transactions/transaction.js';
 import { transferAmount } from '#domain/payments/transfers/transfer-amount.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../../command-runner.js';

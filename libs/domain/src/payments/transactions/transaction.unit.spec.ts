@@ -5,14 +5,14 @@ import { INTERNAL_RAIL } from '../rates/rate-table.js';
 import { SUCCESS_PLAN } from './payment-plan.js';
 import type { PaymentStep } from './payment-plan.js';
 import {
-  TRANSACTION_STATUSES,
   referenceFor,
+  toTransactionResource,
+  TRANSACTION_STATUSES,
   transactionDecider,
   transition,
   type TransactionRecord,
   type TransactionStatus,
 } from './transaction.js';
-import { toTransactionResource } from './transaction-view.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const LATER = '2026-01-01T00:01:00.000Z';

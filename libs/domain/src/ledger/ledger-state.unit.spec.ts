@@ -1,8 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import type { ByteSource } from '../snapshot-codec.js';
-import type { TransferRecord } from './ledger-state.js';
-import { SettledTransfers } from './settled-transfers.js';
+import { SettledTransfers, type TransferRecord } from './ledger-state.js';
 
 const record = (amount: bigint, pending = false, resolution?: 'POSTED' | 'VOIDED'): TransferRecord => ({
   id: 'ignored',
