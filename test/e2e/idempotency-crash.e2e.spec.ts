@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import { startChildService, type ChildService } from '../support/child-service.js';
 import type { Client } from '../support/service.js';
+import { customerWithAccount } from '../support/customer-account.js';
 import { useDataDir } from '../support/fixture.js';
 
 /**
@@ -18,11 +19,8 @@ describe('a keyed request killed between its effect and its kept answer', () => 
   it('funds the account once when the same key is retried after the lease', async () => {
     child = await startChildService(dataDir, { FAULT_INJECT: 'before-key-answer' });
     let api: Client = child.api;
-    const profile = { customerType: 'INDIVIDUAL', fullName: 'Grace Hopper', email: 'keyed-crash@example.com' };
-    const customer = await api.post('/customers', { platformCustomerId: 'keyed-crash', ...profile });
-    expect(customer.status).toBe(201);
-    const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}`);
-    const usd: string = accounts.body.data[0].id;
+    const profile = { fullName: 'Grace Hopper', email: 'keyed-crash@example.com' };
+    const { accountId: usd } = await customerWithAccount(api, { platformCustomerId: 'keyed-crash', ...profile });
     const fund = () =>
       api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 2_500 }, { 'idempotency-key': 'k1' });
 

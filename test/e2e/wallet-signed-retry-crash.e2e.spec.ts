@@ -5,6 +5,7 @@ import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import { startChildService, type ChildService } from '../support/child-service.js';
 import type { Client, Reply } from '../support/service.js';
 import { walletSession } from '../support/wallet-session.js';
+import { customerWithAccount } from '../support/customer-account.js';
 import { useDataDir } from '../support/fixture.js';
 import { poll } from '../support/poll.js';
 
@@ -31,14 +32,14 @@ describe('signed card PATCH killed between consumption and change', () => {
   it('ends with the card FROZEN once after a restart and an identical retry; a further retry is 401', async () => {
     child = await startChildService(dataDir, { FAULT_INJECT: 'after-consume' });
     let api: Client = child.api;
-    const profile = { customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', email: 'crash@example.com' };
-    const customer = await api.post('/customers', { platformCustomerId: 'crash-card-holder', ...profile });
-    expect(customer.status).toBe(201);
-    const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}`);
-    const usd: string = accounts.body.data[0].id;
-    const wallet = await walletSession(api, customer.body.id, 'USD');
+    const profile = { fullName: 'Ada Lovelace', email: 'crash@example.com' };
+    const { customerId, accountId: usd } = await customerWithAccount(api, {
+      platformCustomerId: 'crash-card-holder',
+      ...profile,
+    });
+    const wallet = await walletSession(api, customerId, 'USD');
     const fundingSources = [usd, wallet.accountId];
-    const card = await api.post('/cards', { customerId: customer.body.id, form: 'VIRTUAL', fundingSources });
+    const card = await api.post('/cards', { customerId, form: 'VIRTUAL', fundingSources });
     expect(card.status).toBe(201);
     const path = `/cards/${card.body.id}`;
     // The sandbox issuer answers 5 s (platform clock) after the request.
