@@ -1,6 +1,14 @@
 import { isRetried, webhookDeliveryDecider, type WebhookDeliveryEvent } from '#domain/webhooks/webhook-delivery.js';
-import type { MemoryLog } from '#event-store/memory/event-store.js';
-import { webhookPlatformOf } from '../../apps/host/src/webhooks/sources.js';
+import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
+import { MemoryEventStore, type MemoryLog } from '#event-store/memory/event-store.js';
+import type { ReadModelStore } from '#read-models/read-model-store.js';
+import {
+  EndpointHistory,
+  LedgerReplay,
+  webhookPlatformOf,
+  webhookSources,
+} from '../../apps/host/src/webhooks/sources.js';
+import { planDeliveries } from '../../apps/worker/src/webhooks/dispatcher.js';
 import { InvariantViolation } from './invariants.js';
 import type { SimReceivers } from './receivers.js';
 
@@ -118,4 +126,31 @@ function checkSettled(delivery: RecordedDelivery): void {
       `${webhookId} ${status} after ${lastAttempt?.attempt}`,
       stream,
     );
+}
+
+/**
+ * Every webhook an event makes is scheduled: each event the dispatcher passed is planned again at the end, over read
+ * models that have passed every event (and the endpoint its platform had at the event's position), and each of its
+ * deliveries must be recorded. A batch planned while a rebuild had dropped a document it reads would plan fewer.
+ */
+export async function checkEveryWebhookScheduled(
+  log: MemoryLog,
+  readModels: ReadModelStore,
+  dispatched: bigint,
+): Promise<void> {
+  const store = new MemoryEventStore({ log });
+  const endpoints = new EndpointHistory(store);
+  const passing = { passed: async () => undefined, storedPassed: async () => undefined };
+  const sources = webhookSources(readModels, passing, new LedgerReplay(store));
+  for (const e of log.all) {
+    if (e.position > dispatched) break;
+    for (const { job } of await planDeliveries(e, sources, endpoints)) {
+      if (!log.streams.has(webhookDeliveryStream(job.data.deliveryId)))
+        fail(
+          'webhooks: every webhook an event makes is scheduled',
+          `${job.data.webhookType} ${job.data.webhookId} of ${e.type} at ${e.position} was never scheduled`,
+          e.streamName,
+        );
+    }
+  }
 }

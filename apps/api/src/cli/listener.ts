@@ -19,6 +19,7 @@ import { WebhookSigner } from '../../../host/src/webhooks/signer.js';
 import {
   LedgerReplay,
   webhookPlatformOf,
+  storedCheckpointPassed,
   webhookSources,
   webhooksOf,
   type EventWebhook,
@@ -193,7 +194,18 @@ export class WebhookListener {
 
   /** Forwards the event's webhooks not forwarded yet; false when stopped half-way. */
   private async forwardEvent(event: RecordedEvent): Promise<boolean> {
-    const sources = webhookSources(this.deps.readModels, () => this.caughtUp(event.position), this.ledgers);
+    const sources = webhookSources(
+      this.deps.readModels,
+      {
+        passed: () => this.caughtUp(event.position),
+        storedPassed: (projection) =>
+          storedCheckpointPassed(this.deps.readModels, projection, event.position, {
+            intervalMs: 50,
+            stopped: () => this.stopping.signal.aborted,
+          }),
+      },
+      this.ledgers,
+    );
     const webhooks = await webhooksOf(event, sources);
     const resumed = this.last?.eventId === event.id ? this.last.index : -1;
     const after = this.after === undefined ? null : String(this.after);

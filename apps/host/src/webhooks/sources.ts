@@ -11,6 +11,7 @@ import {
 } from '#domain/webhooks/webhook-event-map.js';
 import { webhookIdsFor } from '#domain/webhooks/webhook-ids.js';
 import type { EventStore, RecordedEvent } from '#event-store/event-store.js';
+import { writerOf } from '#application/queries/caught-up-read.js';
 import { stripPlatform } from '#application/queries/list-query.js';
 import { Collections } from '#read-models/projections/collections.js';
 import {
@@ -116,26 +117,65 @@ export class LedgerReplay {
   }
 }
 
+/** How the event map's reads wait for the read models to include the events being mapped. */
+export interface ReadModelsPassing {
+  /** The read models have passed the events, as this process knows them (asked once for a batch). */
+  passed(): Promise<void>;
+  /**
+   * `projection`'s checkpoint in the store has passed the events. A rebuild (`read-models:rebuild`, in any process)
+   * drops a projection's checkpoint with its documents, so this waits for its replay to pass them again.
+   */
+  storedPassed(projection: string): Promise<void>;
+}
+
+/** How many times a document found missing is read again, each after its projection passed the events in the store. */
+const MISSING_REREADS = 3;
+
 /**
- * What the event map reads: customers and internal accounts as the API shows them, read once `caughtUp` (the read
- * models passing the events being mapped) has settled, and ledgers folded by `ledgers`.
+ * Resolves once `projection`'s checkpoint in `readModels` has passed `position`, reading it every `intervalMs` (a
+ * ReadModelsPassing's `storedPassed` for a process on real time); rejects once `stopped()`.
+ */
+export async function storedCheckpointPassed(
+  readModels: Pick<ReadModelStore, 'getCheckpoint'>,
+  projection: string,
+  position: bigint,
+  { intervalMs, stopped }: { intervalMs: number; stopped: () => boolean },
+): Promise<void> {
+  while (((await readModels.getCheckpoint(projection)) ?? -1n) < position) {
+    if (stopped()) throw new Error(`stopped while waiting for the read models (${projection}) to pass ${position}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/**
+ * What the event map reads: customers and internal accounts as the API shows them, read once the read models have
+ * passed the events being mapped (`passing`), and ledgers folded by `ledgers`. A document found missing is read
+ * again once the projection that writes it has passed the events in the store: a rebuild under way drops documents
+ * after the read models passed them, and a webhook must not be planned from their absence.
  */
 export function webhookSources(
   readModels: ReadModelStore,
-  caughtUp: () => Promise<void>,
+  passing: ReadModelsPassing,
   ledgers: LedgerReplay,
 ): WebhookSources {
+  let passed: Promise<void> | undefined;
+  const read = async <T extends Doc>(collection: string, id: string): Promise<T | undefined> => {
+    await (passed ??= passing.passed());
+    for (let reread = 0; ; reread++) {
+      const doc = await readModels.get<T>(collection, id);
+      if (doc || reread === MISSING_REREADS) return doc;
+      await passing.storedPassed(writerOf(collection));
+    }
+  };
   return {
     async customer(id) {
-      await caughtUp();
-      const doc = await readModels.get(Collections.customers, id);
+      const doc = await read(Collections.customers, id);
       return doc ? stripPlatform(doc) : undefined;
     },
     async internalAccount(id) {
-      await caughtUp();
-      const doc = await readModels.get<InternalAccountDoc>(Collections.internalAccounts, id);
+      const doc = await read<InternalAccountDoc>(Collections.internalAccounts, id);
       if (!doc) return undefined;
-      const platform = await readModels.get<Doc & FundingPlatform>(Collections.platforms, doc.platformId);
+      const platform = await read<Doc & FundingPlatform>(Collections.platforms, doc.platformId);
       // The resource keeps the document's owner and balance.
       return toInternalAccount(doc, platform) as InternalAccountResource;
     },

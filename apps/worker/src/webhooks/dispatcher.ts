@@ -21,6 +21,7 @@ import {
   EndpointHistory,
   LedgerReplay,
   webhookPlatformOf,
+  storedCheckpointPassed,
   webhookSources,
   webhooksOf,
 } from '../../../host/src/webhooks/sources.js';
@@ -53,6 +54,8 @@ export interface DispatcherDeps {
 
 /** Batches recorded and enqueued at once: each one's appends and Redis writes overlap the next ones' planning. */
 const MAX_IN_FLIGHT = 4;
+/** How often a batch reads a projection's stored checkpoint while a rebuild replays it. */
+const STORED_CHECKPOINT_POLL_MS = 50;
 
 interface InFlight {
   /** Position of the batch's last event. */
@@ -225,10 +228,16 @@ export class WebhookDispatcher {
   private async dispatch(batch: RecordedEvent[]): Promise<void> {
     const run = this.run;
     const last = batch[batch.length - 1].position;
-    let caughtUp: Promise<void> | undefined;
     const sources = webhookSources(
       this.deps.readModels,
-      () => (caughtUp ??= this.waitForProjections(last)),
+      {
+        passed: () => this.waitForProjections(last),
+        storedPassed: (projection) =>
+          storedCheckpointPassed(this.deps.readModels, projection, last, {
+            intervalMs: STORED_CHECKPOINT_POLL_MS,
+            stopped: () => !this.running,
+          }),
+      },
       this.ledgers,
     );
     const planned: Planned[] = [];

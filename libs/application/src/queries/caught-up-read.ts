@@ -46,6 +46,13 @@ export async function getCaughtUp<T extends Doc>(
 /** The projection that writes each collection (a collection has one). */
 const WRITERS = new Map(allProjections.flatMap((p) => p.collections.map((c) => [c, p.name] as const)));
 
+/** The name of the projection that writes `collection`. */
+export function writerOf(collection: string): string {
+  const name = WRITERS.get(collection);
+  if (name === undefined) throw new Error(`no projection writes ${collection}`);
+  return name;
+}
+
 /**
  * The read models as the application reads them: a document read by id (`get`) and found missing is read once more
  * after the projection that writes its collection has reached the log's head (getCaughtUp), so no command or query
