@@ -258,9 +258,9 @@ export const OPERATIONS: { name: string; weight: number; run: Operation }[] = [
   { name: 'transfer', weight: 15, run: transfer },
   { name: 'testWebhook', weight: 2, run: testWebhook },
   { name: 'createRailAccount', weight: 2, run: createRailAccount },
-  { name: 'railTransfer', weight: 8, run: railTransfer },
-  { name: 'railPass', weight: 4, run: railPass },
-  { name: 'bankRun', weight: 3, run: bankRun },
+  { name: 'railTransfer', weight: 6, run: railTransfer },
+  { name: 'railPass', weight: 3, run: railPass },
+  { name: 'bankRun', weight: 2, run: bankRun },
 ];
 
 /** A workload's mix: weights by operation name that replace the default ones (0 leaves an operation out). */
