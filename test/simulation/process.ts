@@ -16,6 +16,10 @@ import { PaymentProcess } from '#application/payments/transactions/payment-proce
 import { TIMER_QUEUE, type TimerJob } from '#domain/payments/timers/timers.js';
 import type { PlatformDecisions } from '#application/decisions/platform-decisions.js';
 import { CardWorker } from '../../apps/worker/src/cards/card-worker.js';
+import { FileRail } from '#application/payments/rails/file-rail.js';
+import { RAIL_QUEUE, type RailJob } from '#domain/payments/rails/bank-rails.js';
+import { DomainError } from '#domain/errors.js';
+import { SimBankFiles, type SimBank } from './bank.js';
 import { allProjections } from '#read-models/projections/index.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { IdentityClaims } from '#application/claims/identity-claims.js';
@@ -89,6 +93,9 @@ export class SimProcess {
   /** The webhook dispatcher (run by the process holding its lease: the simulation's first). */
   readonly webhooks: SimDispatcher;
   readonly sendTestWebhook: SendTestWebhookHandler;
+  /** The production platforms' bank rail over the simulated bank's folders. */
+  readonly rail: FileRail;
+  private readonly railFiles: SimBankFiles;
   private readonly workers: Worker[];
 
   readonly readModels: ReadModelStore;
@@ -103,6 +110,7 @@ export class SimProcess {
     observer: Observer,
     touched: Map<string, Set<string>>,
     receivers: SimReceivers,
+    readonly bank: SimBank,
   ) {
     const held = async (label: string) => {
       await scheduler.hold(label);
@@ -152,7 +160,40 @@ export class SimProcess {
     this.webhooks = new SimDispatcher(this, receivers, random);
     const delivery = startDelivery(this, scheduler, faults, receivers, held, clearBox);
     this.sendTestWebhook = new SendTestWebhookHandler(this.ctx, delivery.deliverer);
-    this.workers = [this.startCardWorker(faults), this.startTimers(faults), delivery.worker];
+    this.railFiles = new SimBankFiles(bank, held, this);
+    this.rail = new FileRail(this.runner, this.clocks, this.payments, this.railFiles, readModels);
+    this.workers = [this.startCardWorker(faults), this.startTimers(faults), delivery.worker, this.startRail(faults)];
+  }
+
+  /**
+   * The worker's bank rail jobs, as apps/worker's startRails runs them (with a poll: the instruction is queued, and
+   * the next rail pass writes it out); a job is now and then delivered twice.
+   */
+  private startRail(faults: FaultPlan): Worker {
+    const submit = async (job: Job<RailJob>) => {
+      try {
+        await this.rail.submit(job.data.ref, job.data.platformId);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+      }
+    };
+    return this.jobs.process<RailJob>(
+      RAIL_QUEUE,
+      async (job) => {
+        await submit(job);
+        if (faults.deliverTwice()) await submit(job);
+      },
+      { concurrency: 4 },
+    );
+  }
+
+  /** One pass of the worker's rail poll (FileRail.runOnce), its errors left to the caller: out, then in. */
+  async railPass(): Promise<void> {
+    for (const folder of await this.railFiles.railFolders()) {
+      const [uuid, currency] = folder.split('/');
+      await this.rail.flush(`Platform:${uuid}`, currency);
+      await this.rail.processInbox(`Platform:${uuid}`, currency);
+    }
   }
 
   /** The worker's timers (quote deadlines, sandbox outcomes, payment recovery), delivered twice now and then. */

@@ -64,6 +64,23 @@ describe('regressions the simulator found', () => {
       expect(result.failure === undefined ? 'ok' : describeRun(result)).toBe('ok');
     },
   );
+
+  // A payment's return notification taken before the notification of its booking (the bank's answer delivered late):
+  // the return found the payment PROCESSING and did nothing, then the booking completed it, and it stayed COMPLETED
+  // with the money the bank had given back. Found with a workload of production platforms' bank rail payments.
+  const railPayments = Object.fromEntries(OPERATIONS.map((op) => [op.name, 0]));
+  Object.assign(railPayments, {
+    createCustomer: 6,
+    fund: 20,
+    createRailAccount: 6,
+    railTransfer: 30,
+    railPass: 10,
+    bankRun: 8,
+  });
+  it('a return taken before its booking gives the money back (seed 6)', async () => {
+    const result = await simulate({ seed: 6, steps: 400, mix: railPayments });
+    expect(result.failure === undefined ? 'ok' : describeRun(result)).toBe('ok');
+  });
 });
 
 describe('regressions the simulator found: webhooks under a rebuild', () => {

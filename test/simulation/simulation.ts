@@ -20,6 +20,9 @@ import {
 import { checkCardHoldsReleased, checkCards } from './invariants-cards.js';
 import { checkPayments } from './invariants-payments.js';
 import { checkEveryWebhookScheduled, checkWebhooks } from './invariants-webhooks.js';
+import { checkRails } from './invariants-rails.js';
+import { SimBank } from './bank.js';
+import { configureRails } from './workload-rails.js';
 import { clearBox, SimProcess } from './process.js';
 import { SimReceivers } from './receivers.js';
 import { Random, Scheduler } from './scheduler.js';
@@ -85,9 +88,13 @@ class Run {
   readonly faults: SeededFaults;
   /** The platforms' webhook receivers (outside the service: they outlive its restarts). */
   readonly receivers: SimReceivers;
+  /** The bank behind the production platforms' rails (outside the service: it outlives its restarts). */
+  readonly bank: SimBank;
   /** The processes running over the durable state (one or two), each restarted on its own. */
   readonly processes: SimProcess[];
   restarts = 0;
+  /** The step the run is at. */
+  at = 0;
   readonly started: number;
   readonly operations: Record<string, number> = {};
 
@@ -97,9 +104,17 @@ class Run {
     this.faults = new SeededFaults(this.random, options.faults);
     // Once faults end (the run's last phase), every receiver answers at once.
     this.receivers = new SimReceivers(this.random, this.scheduler, () => this.faults.rates.receiver === 0);
+    this.bank = new SimBank(this.random, () => this.scheduler.clock.now());
     this.started = this.scheduler.clock.now().getTime();
     const count = options.processes ?? (options.seed % 2 === 1 ? 2 : 1);
     this.processes = Array.from({ length: count }, () => this.start());
+    // The rail's crash point: a process stops now and then between writing an initiation file and recording it.
+    this.bank.stopsAfterWrite = (process) => {
+      const index = this.processes.indexOf(process as SimProcess);
+      if (index < 0 || !this.random.chance(Math.min(1, this.faults.rates.restart * 50))) return false;
+      this.restart(this.at, index);
+      return true;
+    };
   }
 
   /** The first process (the one whose worker duties the run's end drives). */
@@ -116,6 +131,7 @@ class Run {
       this.world,
       this.world.touched,
       this.receivers,
+      this.bank,
     );
   }
 
@@ -159,12 +175,14 @@ class Run {
     checkCards(this.log, this.world);
     checkPayments(this.log, this.world);
     checkWebhooks(this.log, this.receivers);
+    checkRails(this.log, this.world, this.bank);
   }
 }
 
 /** One step: a request, a fault or a background duty, then some completions in the seed's order. */
 async function step(run: Run, n: number): Promise<void> {
   const { random, scheduler, faults } = run;
+  run.at = n;
   const roll = random.next();
   if (roll < faults.rates.restart) run.restart(n);
   else if (roll < faults.rates.restart + faults.rates.replay) {
@@ -234,6 +252,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   try {
     await settleAll(run, createPlatforms(run.process, run.world, run.random));
     await settleAll(run, configureWebhooks(run.process, run.world, run.receivers, clearBox));
+    await settleAll(run, configureRails(run.process, run.world));
     const every = options.checkEvery ?? 250;
     for (at = 1; at <= options.steps; at++) {
       await step(run, at);
@@ -261,6 +280,8 @@ async function finish(run: Run): Promise<void> {
   // A last restart of every process: what was acknowledged survives it.
   for (const index of run.processes.keys()) run.restart(run.options.steps + 1, index);
   await fireEveryTimer(run);
+  await settleRails(run);
+  checkRails(run.log, run.world, run.bank, true);
   checkCardHoldsReleased(run.log, run.world);
   checkPayments(run.log, run.world, true);
   await deliverEveryWebhook(run);
@@ -281,6 +302,21 @@ async function fireEveryTimer(run: Run): Promise<void> {
     await run.scheduler.drain();
     // Retries wait on the queue clock: an hour more brings every backoff due.
     run.scheduler.clock.advance(hour);
+  }
+  if (run.unexpected) throw unexpectedFailure(run.unexpected.error);
+}
+
+/**
+ * The rails' last phase (faults off, the bank's client reliable): rail passes and bank runs in turn until the bank
+ * holds nothing back and every answer it wrote was taken, so that every payment's outcome reached the service.
+ */
+async function settleRails(run: Run): Promise<void> {
+  for (let round = 0; round < 4; round++) {
+    await settleAll(run, run.process.railPass());
+    run.world.record(`drain ${run.bank.run(true)}`);
+    await settleAll(run, run.process.railPass());
+    await settleAll(run, run.process.jobs.promoteDue());
+    await run.scheduler.drain();
   }
   if (run.unexpected) throw unexpectedFailure(run.unexpected.error);
 }

@@ -12,6 +12,7 @@ import { agentSpend, createAgent } from './workload-agents.js';
 import { authorizeCard, changeCard, createCard } from './workload-cards.js';
 import { createQuote, executeQuote } from './workload-quotes.js';
 import { createExternalAccount, transfer } from './workload-transfers.js';
+import { bankRun, createRailAccount, railPass, railTransfer } from './workload-rails.js';
 import { testWebhook } from './webhooks.js';
 import { SimulatedFault } from './projector.js';
 import type { Random } from './scheduler.js';
@@ -256,6 +257,10 @@ export const OPERATIONS: { name: string; weight: number; run: Operation }[] = [
   { name: 'createExternalAccount', weight: 3, run: createExternalAccount },
   { name: 'transfer', weight: 15, run: transfer },
   { name: 'testWebhook', weight: 2, run: testWebhook },
+  { name: 'createRailAccount', weight: 2, run: createRailAccount },
+  { name: 'railTransfer', weight: 6, run: railTransfer },
+  { name: 'railPass', weight: 3, run: railPass },
+  { name: 'bankRun', weight: 2, run: bankRun },
 ];
 
 /** A workload's mix: weights by operation name that replace the default ones (0 leaves an operation out). */

@@ -307,6 +307,10 @@ export class FileRail {
           const step = stepFor(effect);
           if (!step || effect.ref.kind === 'credit') continue;
           try {
+            // A return is news of the booking too: taken before the booking's own notification (delivered late, or
+            // lost), it completes the payment first, so that the return gives back what was booked (the booking, when
+            // it comes, finds the payment ended and does nothing).
+            if (effect.action === 'RETURN') await this.process.applyStep(effect.ref, { type: 'COMPLETE' }, metadata);
             await this.process.applyStep(effect.ref, step, metadata);
           } catch (error) {
             // A payment that refuses its step (a reversal the account can no longer cover) must not hold up the
