@@ -32,6 +32,7 @@ import { SimProjector, SimulatedFault } from './projector.js';
 import type { SimReceivers } from './receivers.js';
 import type { Random, Scheduler } from './scheduler.js';
 import { SimDispatcher, startDelivery } from './webhooks.js';
+import type { SimDecisionEndpoints } from './decisions.js';
 
 /** What the simulation makes go wrong, decided by its seed (see faults.ts). */
 export interface FaultPlan {
@@ -57,9 +58,6 @@ export const clearBox = {
     return Buffer.from(sealed.slice(context.length + 1), 'base64');
   },
 } as unknown as SecretBox;
-
-/** The platforms' decision endpoints: none is configured, so the service decides alone (on the virtual clock). */
-const noDecisions: PlatformDecisions = { decide: async () => undefined, now: () => performance.now() };
 
 /**
  * One simulated process of the service: the application's command runner, handlers and services over the durable
@@ -89,6 +87,8 @@ export class SimProcess {
   /** The webhook dispatcher (run by the process holding its lease: the simulation's first). */
   readonly webhooks: SimDispatcher;
   readonly sendTestWebhook: SendTestWebhookHandler;
+  /** The platforms' decision endpoints, asked by the service's HTTP client over the simulated endpoints. */
+  readonly decisions: PlatformDecisions;
   private readonly workers: Worker[];
 
   readonly readModels: ReadModelStore;
@@ -103,6 +103,7 @@ export class SimProcess {
     observer: Observer,
     touched: Map<string, Set<string>>,
     receivers: SimReceivers,
+    endpoints: SimDecisionEndpoints,
   ) {
     const held = async (label: string) => {
       await scheduler.hold(label);
@@ -142,7 +143,8 @@ export class SimProcess {
     this.jobs = new MemoryJobQueue(scheduler.clock, durable.jobs, () => random.uuid());
     this.advanceClock = new AdvanceSandboxClockHandler(this.ctx, this.jobs);
     this.projector = new SimProjector(touched, this.store, readModels, allProjections, random, faults);
-    this.cardAuthorizations = new CardAuthorizations(this.ctx, this.cardLocks, this.jobs, noDecisions);
+    this.decisions = endpoints.client(this, clearBox, held);
+    this.cardAuthorizations = new CardAuthorizations(this.ctx, this.cardLocks, this.jobs, this.decisions);
     this.payments = new PaymentProcess(this.runner, this.clocks, this.jobs);
     this.createQuote = new CreateQuoteHandler(this.ctx, this.payments, readModels);
     this.executeQuote = new ExecuteQuoteHandler(this.ctx, this.payments, readModels);

@@ -22,6 +22,8 @@ import { checkPayments } from './invariants-payments.js';
 import { checkWebhooks } from './invariants-webhooks.js';
 import { clearBox, SimProcess } from './process.js';
 import { SimReceivers } from './receivers.js';
+import { SimDecisionEndpoints } from './decisions.js';
+import { checkDecisions } from './invariants-decisions.js';
 import { Random, Scheduler } from './scheduler.js';
 import { createPlatforms, expectedFailure, outcome, pickOperation, type WorkloadMix } from './workload.js';
 import { configureWebhooks, setEndpoint } from './webhooks.js';
@@ -85,6 +87,8 @@ class Run {
   readonly faults: SeededFaults;
   /** The platforms' webhook receivers (outside the service: they outlive its restarts). */
   readonly receivers: SimReceivers;
+  /** The platforms' decision endpoints (outside the service too). */
+  readonly decisions: SimDecisionEndpoints;
   /** The processes running over the durable state (one or two), each restarted on its own. */
   readonly processes: SimProcess[];
   restarts = 0;
@@ -97,6 +101,7 @@ class Run {
     this.faults = new SeededFaults(this.random, options.faults);
     // Once faults end (the run's last phase), every receiver answers at once.
     this.receivers = new SimReceivers(this.random, this.scheduler, () => this.faults.rates.receiver === 0);
+    this.decisions = new SimDecisionEndpoints(this.random, this.scheduler);
     this.started = this.scheduler.clock.now().getTime();
     const count = options.processes ?? (options.seed % 2 === 1 ? 2 : 1);
     this.processes = Array.from({ length: count }, () => this.start());
@@ -116,6 +121,7 @@ class Run {
       this.world,
       this.world.touched,
       this.receivers,
+      this.decisions,
     );
   }
 
@@ -159,6 +165,7 @@ class Run {
     checkCards(this.log, this.world);
     checkPayments(this.log, this.world);
     checkWebhooks(this.log, this.receivers);
+    checkDecisions(this.log, this.world, this.decisions);
   }
 }
 
@@ -238,6 +245,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   try {
     await settleAll(run, createPlatforms(run.process, run.world, run.random));
     await settleAll(run, configureWebhooks(run.process, run.world, run.receivers, clearBox));
+    await settleAll(run, run.decisions.configure(run.process, run.world, clearBox));
     const every = options.checkEvery ?? 250;
     for (at = 1; at <= options.steps; at++) {
       await step(run, at);

@@ -1,0 +1,106 @@
+import type { AuthorizationDecision } from '#domain/cards/card-decision.js';
+import type { CardAuthorizationRecord } from '#domain/cards/card-types.js';
+import { streams } from '#domain/ids.js';
+import type { MemoryLog } from '#event-store/memory/event-store.js';
+import type { DecisionAsked, EndpointAnswer, SimDecisionEndpoint, SimDecisionEndpoints } from './decisions.js';
+import { InvariantViolation, foldLedger } from './invariants.js';
+import type { World } from './world.js';
+
+const fail = (invariant: string, detail: string, ...streamNames: string[]): never => {
+  throw new InvariantViolation(invariant, detail, streamNames);
+};
+
+/** The fallback the client records for an answer that is no usable decision (TIMEOUT may always come first). */
+const FALLBACK_OF: Partial<Record<EndpointAnswer, string>> = {
+  LATE: 'TIMEOUT',
+  BAD_STATUS: 'BAD_STATUS',
+  MALFORMED: 'MALFORMED_ANSWER',
+  UNREACHABLE: 'CONNECTION_ERROR',
+};
+
+/**
+ * Authorizations keep to what the platform's decision endpoint answered. On a platform without an endpoint none is
+ * decided by a platform or its default. Otherwise: a PLATFORM decision is one the endpoint gave in time (APPROVE
+ * approves the amount asked, a partial approval exactly its amount, DECLINE declines PLATFORM_DECLINED); a DEFAULT one
+ * has the platform's default outcome and the fallback of what the endpoint answered (a late answer always falls back
+ * to TIMEOUT, and a TIMEOUT is only recorded once the deadline has passed on the virtual clock); a RULES one, for an
+ * authorization the endpoint was asked about, is a decline for want of funds. No declined authorization holds or
+ * moves money.
+ */
+export function checkDecisions(log: MemoryLog, world: World, endpoints: SimDecisionEndpoints): void {
+  for (const card of world.cards) {
+    const stream = streams.card(card.id);
+    const endpoint = endpoints.endpointOf(card.platformId, 'CARD_AUTHORIZATION.REQUEST');
+    const ledger = streams.ledger(card.platformId);
+    let transfers: ReturnType<typeof foldLedger>['transfers'] | undefined;
+    for (const e of log.streams.get(stream) ?? []) {
+      if (e.type !== 'CardAuthorizationRecorded') continue;
+      const authorization = (e.data as { authorization: CardAuthorizationRecord }).authorization;
+      const asked = endpoints.asked.get(authorization.id) ?? [];
+      const problem = decisionProblem(authorization, endpoint, asked);
+      if (problem)
+        fail('decisions: an authorization keeps to its platform endpoint', `${authorization.id}: ${problem}`, stream);
+      if (authorization.status !== 'DECLINED') continue;
+      transfers ??= foldLedger(log.streams.get(ledger) ?? []).transfers;
+      for (const transfer of transfers.values())
+        if (transfer.reference === authorization.id)
+          fail(
+            'decisions: a declined authorization moves no money',
+            `${transfer.id} for ${authorization.id}`,
+            stream,
+            ledger,
+          );
+    }
+  }
+}
+
+/** What is wrong with an authorization's recorded decision, given the endpoint and what it answered; else undefined. */
+function decisionProblem(
+  authorization: CardAuthorizationRecord,
+  endpoint: SimDecisionEndpoint | undefined,
+  asked: readonly DecisionAsked[],
+): string | undefined {
+  const decision = authorization.decision as AuthorizationDecision | undefined;
+  const by = decision?.decidedBy;
+  if (!endpoint)
+    return by === 'PLATFORM' || by === 'DEFAULT' || asked.length > 0 ? `decided by ${by} with no endpoint` : undefined;
+  if (!decision) return 'no decision recorded';
+  const { status, declineReason } = authorization;
+  const amount = BigInt(authorization.amount);
+  const requested = BigInt(authorization.requestedAmount ?? authorization.amount);
+  const declinedByPlatform = status === 'DECLINED' && declineReason === 'PLATFORM_DECLINED';
+  const answers = asked.map((a) => a.answer).join(',');
+  switch (by) {
+    case 'RULES':
+      if (status === 'APPROVED') return 'approved by the rules alone: the endpoint was not asked';
+      if (asked.length > 0 && declineReason !== 'INSUFFICIENT_FUNDS')
+        return `the endpoint answered ${answers}, yet the rules decided ${status} ${declineReason ?? ''}`;
+      return undefined;
+    case 'PLATFORM': {
+      const kept = asked.some((a) => {
+        if (a.answer === 'APPROVE') return status === 'APPROVED' && amount === requested;
+        if (a.answer === 'PARTIAL') return status === 'APPROVED' && amount === a.approvedAmount && requested > amount;
+        if (a.answer === 'DECLINE') return declinedByPlatform && authorization.holdTransferId === null;
+        return false;
+      });
+      return kept
+        ? undefined
+        : `recorded ${status} ${amount}/${requested} by PLATFORM, the endpoint answered ${answers}`;
+    }
+    case 'DEFAULT': {
+      const { fallback, elapsedMs } = decision;
+      const defaultKept =
+        endpoint.defaultDecision === 'APPROVE' ? status === 'APPROVED' && amount === requested : declinedByPlatform;
+      if (!defaultKept) return `recorded ${status} by DEFAULT, the default is ${endpoint.defaultDecision}`;
+      if (fallback === 'TIMEOUT')
+        return elapsedMs >= endpoint.deadlineMs
+          ? undefined
+          : `TIMEOUT after ${elapsedMs} ms, the deadline is ${endpoint.deadlineMs} ms`;
+      return asked.some((a) => FALLBACK_OF[a.answer] === fallback)
+        ? undefined
+        : `fallback ${fallback}, the endpoint answered ${answers}`;
+    }
+    default:
+      return `decided by ${by}`;
+  }
+}
