@@ -45,6 +45,8 @@ export interface DecisionAsked {
   body?: string;
 }
 
+const KINDS: readonly DecisionKind[] = ['CARD_AUTHORIZATION.REQUEST', 'AGENT_ACTION.REQUEST'];
+
 /** Bodies that are no usable answer: not JSON, not an object, an unknown decision, a reason that is not a string. */
 const MALFORMED_BODIES = ['not json', '[]', '{"decision":"MAYBE"}', '{"decision":"APPROVE","reason":7}'];
 
@@ -71,31 +73,34 @@ export class SimDecisionEndpoints {
   }
 
   /**
-   * Each platform registers, by the seed, a card authorization endpoint or none, with a deadline within the allowed
+   * Each platform registers, by the seed, an endpoint of each kind or none, with a deadline within the allowed
    * range and a default of the kind's; a platform without webhook signing material gets its own (drawn from the seed),
    * as the first configuration of decision endpoints generates it.
    */
   async configure(process: SimProcess, world: World, box: SecretBox): Promise<void> {
     for (const [i, platform] of world.platforms.entries()) {
-      if (!this.random.chance(0.6)) continue;
-      const kind: DecisionKind = 'CARD_AUTHORIZATION.REQUEST';
-      const endpoint: SimDecisionEndpoint = {
+      const endpoints = KINDS.filter(() => this.random.chance(0.6)).map((kind): SimDecisionEndpoint => ({
         platformId: platform.id,
         kind,
-        url: `https://decisions-${i}.example.com/cards`,
+        url: `https://decisions-${i}.example.com/${kind === 'CARD_AUTHORIZATION.REQUEST' ? 'cards' : 'agents'}`,
         deadlineMs: MIN_DECISION_DEADLINE_MS + this.random.int(MAX_DECISION_DEADLINE_MS - MIN_DECISION_DEADLINE_MS + 1),
         defaultDecision: this.random.pick(DEFAULT_DECISIONS[kind]),
-      };
+      }));
+      if (endpoints.length === 0) continue;
       const { state } = await process.runner.load(streams.webhooks(platform.id), webhookConfigDecider);
       const newKeys = state.keys ? undefined : seededSigningMaterial(this.random, platform.id, box).material;
-      const { url, deadlineMs, defaultDecision } = endpoint;
       await process.runner.run(
         streams.webhooks(platform.id),
         webhookConfigDecider,
         {
           type: 'SetDecisionEndpoints',
           platformId: platform.id,
-          decisionEndpoints: [{ type: kind, url, deadlineMs, defaultDecision }],
+          decisionEndpoints: endpoints.map(({ kind, url, deadlineMs, defaultDecision }) => ({
+            type: kind,
+            url,
+            deadlineMs,
+            defaultDecision,
+          })),
           sandbox: platform.sandbox,
           hosts: { refuses: (target: URL) => refusedUrlHost(target, []) !== undefined },
           ...(newKeys ? { newKeys } : {}),
@@ -106,7 +111,7 @@ export class SimDecisionEndpoints {
           answersAfter: 'append',
         },
       );
-      this.byUrl.set(url, endpoint);
+      for (const endpoint of endpoints) this.byUrl.set(endpoint.url, endpoint);
     }
   }
 

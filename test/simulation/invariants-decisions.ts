@@ -1,6 +1,8 @@
+import { agentStream } from '#domain/agents/agent.js';
+import type { AgentActionSnapshot } from '#domain/agents/agent-types.js';
 import type { AuthorizationDecision } from '#domain/cards/card-decision.js';
 import type { CardAuthorizationRecord } from '#domain/cards/card-types.js';
-import { streams } from '#domain/ids.js';
+import { publicId, streams, uuidOf } from '#domain/ids.js';
 import type { MemoryLog } from '#event-store/memory/event-store.js';
 import type { DecisionAsked, EndpointAnswer, SimDecisionEndpoint, SimDecisionEndpoints } from './decisions.js';
 import { InvariantViolation, foldLedger } from './invariants.js';
@@ -19,6 +21,7 @@ const FALLBACK_OF: Partial<Record<EndpointAnswer, string>> = {
 };
 
 /**
+ * Card authorizations and agent actions keep to their platforms' decision endpoints (see checkAgentDecisions).
  * Authorizations keep to what the platform's decision endpoint answered. On a platform without an endpoint none is
  * decided by a platform or its default. Otherwise: a PLATFORM decision is one the endpoint gave in time (APPROVE
  * approves the amount asked, a partial approval exactly its amount, DECLINE declines PLATFORM_DECLINED); a DEFAULT one
@@ -28,6 +31,7 @@ const FALLBACK_OF: Partial<Record<EndpointAnswer, string>> = {
  * moves money.
  */
 export function checkDecisions(log: MemoryLog, world: World, endpoints: SimDecisionEndpoints): void {
+  checkAgentDecisions(log, world, endpoints);
   for (const card of world.cards) {
     const stream = streams.card(card.id);
     const endpoint = endpoints.endpointOf(card.platformId, 'CARD_AUTHORIZATION.REQUEST');
@@ -52,6 +56,79 @@ export function checkDecisions(log: MemoryLog, world: World, endpoints: SimDecis
           );
     }
   }
+}
+
+/**
+ * Agent actions keep to what the platform's AGENT_ACTION.REQUEST endpoint answered. On a platform without one no action
+ * records a decision. Otherwise a decision recorded is the endpoint's in-time APPROVE (the action then reserved, or
+ * failed on its policy decided again) or REJECT (with its reason), or the default's, APPROVE or REJECT, with the
+ * fallback of what the endpoint answered (a TIMEOUT only once the deadline passed); WAIT records nothing. A rejected
+ * action reserves nothing and moves no money.
+ */
+function checkAgentDecisions(log: MemoryLog, world: World, endpoints: SimDecisionEndpoints): void {
+  for (const agent of world.agents) {
+    const stream = agentStream(agent.id);
+    const endpoint = endpoints.endpointOf(agent.platformId, 'AGENT_ACTION.REQUEST');
+    const rejected = new Set<string>();
+    // The decision is checked on the event that records it (later events of the action carry it on).
+    const decided = new Set<string>();
+    for (const e of log.streams.get(stream) ?? []) {
+      const action = (e.data as { action?: AgentActionSnapshot }).action;
+      if (!action) continue;
+      if (rejected.has(action.id))
+        fail('decisions: a rejected agent action stays rejected', `${e.type} for ${action.id}`, stream);
+      if (e.type === 'AgentActionRejected') rejected.add(action.id);
+      if (!action.decision || decided.has(action.id)) continue;
+      decided.add(action.id);
+      const problem = actionProblem(e.type, action, endpoint, endpoints.asked.get(action.id) ?? []);
+      if (problem)
+        fail('decisions: an agent action keeps to its platform endpoint', `${action.id}: ${problem}`, stream);
+    }
+    if (rejected.size === 0) continue;
+    const ledger = streams.ledger(agent.platformId);
+    // An agent's transfer is the transaction its action fixes (agent-actions.ts): none is started for a rejected one.
+    const transactionOf = (actionId: string) => publicId('Transaction', uuidOf('AgentAction', actionId)!);
+    for (const actionId of rejected)
+      if (log.streams.has(streams.transaction(transactionOf(actionId))))
+        fail('decisions: a rejected agent action moves no money', `${transactionOf(actionId)} for ${actionId}`, stream);
+    const references = new Set([...rejected].flatMap((id) => [id, transactionOf(id)]));
+    for (const e of log.streams.get(ledger) ?? [])
+      if (e.type === 'TransferCreated' && references.has(String(e.data.reference)))
+        fail('decisions: a rejected agent action moves no money', `${String(e.data.reference)}`, stream, ledger);
+  }
+}
+
+/** What is wrong with a decision an agent action's event records, given the endpoint and what it answered. */
+function actionProblem(
+  type: string,
+  action: AgentActionSnapshot,
+  endpoint: SimDecisionEndpoint | undefined,
+  asked: readonly DecisionAsked[],
+): string | undefined {
+  const { decidedBy, fallback, elapsedMs, reason } = action.decision!;
+  if (!endpoint) return `decided by ${decidedBy} with no endpoint`;
+  const approvedAs = type === 'AgentSpendReserved' || type === 'AgentActionFailed';
+  const answers = asked.map((a) => a.answer).join(',');
+  if (decidedBy === 'PLATFORM') {
+    const kept = asked.some(
+      (a) =>
+        (a.answer === 'APPROVE' && approvedAs) ||
+        (a.answer === 'REJECT' && type === 'AgentActionRejected' && reason === 'simulated reject'),
+    );
+    return kept ? undefined : `${type} by PLATFORM, the endpoint answered ${answers}`;
+  }
+  const defaultKept =
+    endpoint.defaultDecision === 'APPROVE'
+      ? approvedAs
+      : endpoint.defaultDecision === 'REJECT' && type === 'AgentActionRejected';
+  if (!defaultKept) return `${type} by DEFAULT, the default is ${endpoint.defaultDecision}`;
+  if (fallback === 'TIMEOUT')
+    return elapsedMs >= endpoint.deadlineMs
+      ? undefined
+      : `TIMEOUT after ${elapsedMs} ms, the deadline is ${endpoint.deadlineMs} ms`;
+  return asked.some((a) => FALLBACK_OF[a.answer] === fallback)
+    ? undefined
+    : `fallback ${fallback}, the endpoint answered ${answers}`;
 }
 
 /** What is wrong with an authorization's recorded decision, given the endpoint and what it answered; else undefined. */
