@@ -27,8 +27,8 @@ const FALLBACK_OF: Partial<Record<EndpointAnswer, string>> = {
  * approves the amount asked, a partial approval exactly its amount, DECLINE declines PLATFORM_DECLINED); a DEFAULT one
  * has the platform's default outcome and the fallback of what the endpoint answered (a late answer always falls back
  * to TIMEOUT, and a TIMEOUT is only recorded once the deadline has passed on the virtual clock); a RULES one, for an
- * authorization the endpoint was asked about, is a decline for want of funds. No declined authorization holds or
- * moves money.
+ * authorization the endpoint was asked about, is a decline for want of funds. No declined authorization moves money
+ * (a hold placed before another outcome was recorded first is released).
  */
 export function checkDecisions(log: MemoryLog, world: World, endpoints: SimDecisionEndpoints): void {
   checkAgentDecisions(log, world, endpoints);
@@ -37,6 +37,7 @@ export function checkDecisions(log: MemoryLog, world: World, endpoints: SimDecis
     const endpoint = endpoints.endpointOf(card.platformId, 'CARD_AUTHORIZATION.REQUEST');
     const ledger = streams.ledger(card.platformId);
     let transfers: ReturnType<typeof foldLedger>['transfers'] | undefined;
+    let voids: Set<string> | undefined;
     for (const e of log.streams.get(stream) ?? []) {
       if (e.type !== 'CardAuthorizationRecorded') continue;
       const authorization = (e.data as { authorization: CardAuthorizationRecord }).authorization;
@@ -46,8 +47,17 @@ export function checkDecisions(log: MemoryLog, world: World, endpoints: SimDecis
         fail('decisions: an authorization keeps to its platform endpoint', `${authorization.id}: ${problem}`, stream);
       if (authorization.status !== 'DECLINED') continue;
       transfers ??= foldLedger(log.streams.get(ledger) ?? []).transfers;
+      // The records that void a hold (they name it, and move nothing).
+      voids ??= new Set(
+        (log.streams.get(ledger) ?? []).filter((v) => v.type === 'PendingTransferVoided').map((v) => String(v.data.id)),
+      );
+      // A hold placed before another outcome was recorded is released (checkCardHoldsReleased: by the end); none posts.
       for (const transfer of transfers.values())
-        if (transfer.reference === authorization.id)
+        if (
+          transfer.reference === authorization.id &&
+          !voids.has(transfer.id) &&
+          (!transfer.pending || transfer.resolution === 'POSTED')
+        )
           fail(
             'decisions: a declined authorization moves no money',
             `${transfer.id} for ${authorization.id}`,
