@@ -36,6 +36,7 @@ import { SimProjector, SimulatedFault } from './projector.js';
 import type { SimReceivers } from './receivers.js';
 import type { Random, Scheduler } from './scheduler.js';
 import { SimDispatcher, startDelivery } from './webhooks.js';
+import type { SimDecisionEndpoints } from './decisions.js';
 
 /** What the simulation makes go wrong, decided by its seed (see faults.ts). */
 export interface FaultPlan {
@@ -61,9 +62,6 @@ export const clearBox = {
     return Buffer.from(sealed.slice(context.length + 1), 'base64');
   },
 } as unknown as SecretBox;
-
-/** The platforms' decision endpoints: none is configured, so the service decides alone (on the virtual clock). */
-const noDecisions: PlatformDecisions = { decide: async () => undefined, now: () => performance.now() };
 
 /**
  * One simulated process of the service: the application's command runner, handlers and services over the durable
@@ -96,6 +94,8 @@ export class SimProcess {
   /** The production platforms' bank rail over the simulated bank's folders. */
   readonly rail: FileRail;
   private readonly railFiles: SimBankFiles;
+  /** The platforms' decision endpoints, asked by the service's HTTP client over the simulated endpoints. */
+  readonly decisions: PlatformDecisions;
   private readonly workers: Worker[];
 
   readonly readModels: ReadModelStore;
@@ -111,6 +111,7 @@ export class SimProcess {
     touched: Map<string, Set<string>>,
     receivers: SimReceivers,
     readonly bank: SimBank,
+    endpoints: SimDecisionEndpoints,
   ) {
     const held = async (label: string) => {
       await scheduler.hold(label);
@@ -150,7 +151,8 @@ export class SimProcess {
     this.jobs = new MemoryJobQueue(scheduler.clock, durable.jobs, () => random.uuid());
     this.advanceClock = new AdvanceSandboxClockHandler(this.ctx, this.jobs);
     this.projector = new SimProjector(touched, this.store, readModels, allProjections, random, faults);
-    this.cardAuthorizations = new CardAuthorizations(this.ctx, this.cardLocks, this.jobs, noDecisions);
+    this.decisions = endpoints.client(this, clearBox, held);
+    this.cardAuthorizations = new CardAuthorizations(this.ctx, this.cardLocks, this.jobs, this.decisions);
     this.payments = new PaymentProcess(this.runner, this.clocks, this.jobs);
     this.createQuote = new CreateQuoteHandler(this.ctx, this.payments, readModels);
     this.executeQuote = new ExecuteQuoteHandler(this.ctx, this.payments, readModels);

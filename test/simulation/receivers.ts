@@ -60,6 +60,38 @@ const secretContext = (platformId: string) => `webhook-secret:${platformId}`;
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
 
+/** 32 bytes from the seed. */
+const seededBytes = (random: Random): Buffer =>
+  Buffer.from(`${random.uuid()}${random.uuid()}`.replace(/-/g, ''), 'hex');
+
+/** A platform's webhook signing material (its P-256 key, its secret) from the seed, sealed as the service seals it. */
+export function seededSigningMaterial(
+  random: Random,
+  platformId: string,
+  box: SecretBox,
+): { material: WebhookSigningMaterial; secret: string } {
+  const ecdh = createECDH('prime256v1');
+  const d = seededBytes(random);
+  ecdh.setPrivateKey(d);
+  const point = ecdh.getPublicKey();
+  const jwk = {
+    kty: 'EC',
+    crv: 'P-256',
+    d: base64url(d),
+    x: base64url(point.subarray(1, 33)),
+    y: base64url(point.subarray(33)),
+  };
+  const privateKey = createPrivateKey({ key: jwk, format: 'jwk' });
+  const publicKey = createPublicKey(privateKey);
+  const secret = `whsec_${seededBytes(random).toString('base64')}`;
+  const material = {
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    sealedPrivateKey: box.seal(privateKey.export({ type: 'pkcs8', format: 'der' }), keyContext(platformId)),
+    sealedSecret: box.seal(secret, secretContext(platformId)),
+  };
+  return { material, secret };
+}
+
 /**
  * The platforms' webhook receivers: what each got, and how each behaves, drawn from the seed. Outside the service, so
  * they outlive its restarts. Healthy (`healthy()`, once faults end) every receiver takes every request at once.
@@ -79,31 +111,9 @@ export class SimReceivers {
 
   /** A receiver for the platform at `url`, and the platform's signing material (drawn from the seed), sealed. */
   add(platformId: string, url: string, box: SecretBox, mode: ReceiverMode = 'ok'): WebhookSigningMaterial {
-    const ecdh = createECDH('prime256v1');
-    const d = this.bytes();
-    ecdh.setPrivateKey(d);
-    const point = ecdh.getPublicKey();
-    const jwk = {
-      kty: 'EC',
-      crv: 'P-256',
-      d: base64url(d),
-      x: base64url(point.subarray(1, 33)),
-      y: base64url(point.subarray(33)),
-    };
-    const privateKey = createPrivateKey({ key: jwk, format: 'jwk' });
-    const publicKey = createPublicKey(privateKey);
-    const secret = `whsec_${this.bytes().toString('base64')}`;
+    const { material, secret } = seededSigningMaterial(this.random, platformId, box);
     this.byUrl.set(url, { platformId, url, standard: new Webhook(secret), mode });
-    return {
-      publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      sealedPrivateKey: box.seal(privateKey.export({ type: 'pkcs8', format: 'der' }), keyContext(platformId)),
-      sealedSecret: box.seal(secret, secretContext(platformId)),
-    };
-  }
-
-  /** 32 bytes from the seed. */
-  private bytes(): Buffer {
-    return Buffer.from(`${this.random.uuid()}${this.random.uuid()}`.replace(/-/g, ''), 'hex');
+    return material;
   }
 
   /** A receiver, picked by the seed, behaves otherwise from now on. */

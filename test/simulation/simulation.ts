@@ -25,6 +25,8 @@ import { SimBank } from './bank.js';
 import { configureRails } from './workload-rails.js';
 import { clearBox, SimProcess } from './process.js';
 import { SimReceivers } from './receivers.js';
+import { SimDecisionEndpoints } from './decisions.js';
+import { checkDecisions } from './invariants-decisions.js';
 import { Random, Scheduler } from './scheduler.js';
 import { createPlatforms, expectedFailure, outcome, pickOperation, type WorkloadMix } from './workload.js';
 import { configureWebhooks, setEndpoint } from './webhooks.js';
@@ -90,6 +92,8 @@ class Run {
   readonly receivers: SimReceivers;
   /** The bank behind the production platforms' rails (outside the service: it outlives its restarts). */
   readonly bank: SimBank;
+  /** The platforms' decision endpoints (outside the service too). */
+  readonly decisions: SimDecisionEndpoints;
   /** The processes running over the durable state (one or two), each restarted on its own. */
   readonly processes: SimProcess[];
   restarts = 0;
@@ -105,6 +109,7 @@ class Run {
     // Once faults end (the run's last phase), every receiver answers at once.
     this.receivers = new SimReceivers(this.random, this.scheduler, () => this.faults.rates.receiver === 0);
     this.bank = new SimBank(this.random, () => this.scheduler.clock.now());
+    this.decisions = new SimDecisionEndpoints(this.random, this.scheduler);
     this.started = this.scheduler.clock.now().getTime();
     const count = options.processes ?? (options.seed % 2 === 1 ? 2 : 1);
     this.processes = Array.from({ length: count }, () => this.start());
@@ -132,6 +137,7 @@ class Run {
       this.world.touched,
       this.receivers,
       this.bank,
+      this.decisions,
     );
   }
 
@@ -176,6 +182,7 @@ class Run {
     checkPayments(this.log, this.world);
     checkWebhooks(this.log, this.receivers);
     checkRails(this.log, this.world, this.bank);
+    checkDecisions(this.log, this.world, this.decisions);
   }
 }
 
@@ -253,6 +260,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     await settleAll(run, createPlatforms(run.process, run.world, run.random));
     await settleAll(run, configureWebhooks(run.process, run.world, run.receivers, clearBox));
     await settleAll(run, configureRails(run.process, run.world));
+    await settleAll(run, run.decisions.configure(run.process, run.world, clearBox));
     const every = options.checkEvery ?? 250;
     for (at = 1; at <= options.steps; at++) {
       await step(run, at);

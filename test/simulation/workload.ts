@@ -13,6 +13,7 @@ import { authorizeCard, changeCard, createCard } from './workload-cards.js';
 import { createQuote, executeQuote } from './workload-quotes.js';
 import { createExternalAccount, transfer } from './workload-transfers.js';
 import { bankRun, createRailAccount, railPass, railTransfer } from './workload-rails.js';
+import { agentTransferOut, createApprovalAgent } from './workload-agent-actions.js';
 import { testWebhook } from './webhooks.js';
 import { SimulatedFault } from './projector.js';
 import type { Random } from './scheduler.js';
@@ -261,6 +262,8 @@ export const OPERATIONS: { name: string; weight: number; run: Operation }[] = [
   { name: 'railTransfer', weight: 6, run: railTransfer },
   { name: 'railPass', weight: 3, run: railPass },
   { name: 'bankRun', weight: 2, run: bankRun },
+  { name: 'createApprovalAgent', weight: 1, run: createApprovalAgent },
+  { name: 'agentTransferOut', weight: 8, run: agentTransferOut },
 ];
 
 /** A workload's mix: weights by operation name that replace the default ones (0 leaves an operation out). */

@@ -35,6 +35,10 @@ export interface HttpPlatformDecisionsDeps {
   resolve?: Resolver;
   /** Milliseconds on a monotonic clock (performance.now by default). */
   monotonic?: () => number;
+  /** The HTTP POST (postWebhook by default): a test or a simulation answers for the endpoints. */
+  post?: typeof postWebhook;
+  /** Signs on the event loop's thread, not the thread pool (a simulation, whose turns must not depend on threads). */
+  signOnLoop?: boolean;
 }
 
 const SIGNER_CACHE = 256;
@@ -114,8 +118,8 @@ export class HttpPlatformDecisions implements PlatformDecisions {
       data: request.data,
     });
     const headers = await this.signer(state).headers(request.requestId, body, this.deps.wallClock.now(), platformNow);
-    const { allowedHosts, resolve } = this.deps;
-    const result = await postWebhook(endpoint.url, body, headers, {
+    const { allowedHosts, resolve, post = postWebhook } = this.deps;
+    const result = await post(endpoint.url, body, headers, {
       timeoutMs,
       allowedHosts,
       ...(resolve ? { resolve } : {}),
@@ -132,7 +136,13 @@ export class HttpPlatformDecisions implements PlatformDecisions {
     const key = `${state.platformId}:${state.keys.sealedSecret}:${state.previousSecret?.sealedSecret ?? ''}`;
     let signer = this.signers.get(key);
     if (!signer) {
-      signer = new WebhookSigner(this.deps.box, state.platformId, state.keys, state.previousSecret);
+      signer = new WebhookSigner(
+        this.deps.box,
+        state.platformId,
+        state.keys,
+        state.previousSecret,
+        this.deps.signOnLoop,
+      );
       this.signers.set(key, signer);
     }
     return signer;
