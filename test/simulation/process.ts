@@ -32,6 +32,7 @@ import { SimProjector, SimulatedFault } from './projector.js';
 import type { SimReceivers } from './receivers.js';
 import type { Random, Scheduler } from './scheduler.js';
 import { SimDispatcher, startDelivery } from './webhooks.js';
+import { SimWalletHandlers } from './wallet-handlers.js';
 
 /** What the simulation makes go wrong, decided by its seed (see faults.ts). */
 export interface FaultPlan {
@@ -89,6 +90,8 @@ export class SimProcess {
   /** The webhook dispatcher (run by the process holding its lease: the simulation's first). */
   readonly webhooks: SimDispatcher;
   readonly sendTestWebhook: SendTestWebhookHandler;
+  /** Embedded wallets: accounts, sessions and signed retries. */
+  readonly wallet: SimWalletHandlers;
   private readonly workers: Worker[];
 
   readonly readModels: ReadModelStore;
@@ -152,6 +155,7 @@ export class SimProcess {
     this.webhooks = new SimDispatcher(this, receivers, random);
     const delivery = startDelivery(this, scheduler, faults, receivers, held, clearBox);
     this.sendTestWebhook = new SendTestWebhookHandler(this.ctx, delivery.deliverer);
+    this.wallet = new SimWalletHandlers(this.ctx, readModels, this.cardLocks, scheduler.clock, ids, clearBox, random);
     this.workers = [this.startCardWorker(faults), this.startTimers(faults), delivery.worker];
   }
 

@@ -20,6 +20,8 @@ import {
 import { checkCardHoldsReleased, checkCards } from './invariants-cards.js';
 import { checkPayments } from './invariants-payments.js';
 import { checkWebhooks } from './invariants-webhooks.js';
+import { checkWallets } from './invariants-wallet.js';
+import { installSeededCrypto } from './wallet-crypto.js';
 import { clearBox, SimProcess } from './process.js';
 import { SimReceivers } from './receivers.js';
 import { Random, Scheduler } from './scheduler.js';
@@ -100,6 +102,7 @@ class Run {
     this.started = this.scheduler.clock.now().getTime();
     const count = options.processes ?? (options.seed % 2 === 1 ? 2 : 1);
     this.processes = Array.from({ length: count }, () => this.start());
+    this.world.processes = () => this.processes;
   }
 
   /** The first process (the one whose worker duties the run's end drives). */
@@ -159,6 +162,7 @@ class Run {
     checkCards(this.log, this.world);
     checkPayments(this.log, this.world);
     checkWebhooks(this.log, this.receivers);
+    checkWallets(this.log, this.world, this.processes);
   }
 }
 
@@ -231,6 +235,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   Logger.overrideLogger(false);
   const run = new Run(options);
   const uninstall = run.scheduler.install();
+  const uninstallCrypto = installSeededCrypto(run.random);
   const randomUuid = randomIds.uuid;
   // The parts of the service that take their ids from the process-wide generator draw them from the seed too.
   randomIds.uuid = () => run.random.uuid();
@@ -251,6 +256,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     return result(run, at, failureOf(run, at, error));
   } finally {
     uninstall();
+    uninstallCrypto();
     randomIds.uuid = randomUuid;
     await run.readModels.close();
   }
