@@ -24,6 +24,8 @@ export interface DeviceSession {
   publicKey: string;
   /** Whether the device revoked it (it may still try to sign with it). */
   revoked: boolean;
+  /** Whether the service answered that it expired (the device may still try to sign with it). */
+  expired?: boolean;
 }
 
 /** A customer's EMBEDDED_WALLET account, its EMAIL_OTP credential, its card and the sessions its device holds. */
@@ -130,7 +132,14 @@ async function createWalletCard(process: SimProcess, wallet: SimWallet, random: 
  */
 export const walletSession: Operation = async (process, world, random) => {
   if (world.wallets.length === 0) return 'no wallet';
-  const wallet = random.pick(world.wallets);
+  return signIn(process, pickWallet(world, random), random);
+};
+
+/** A wallet, the first one about half the time: signed retries often contend on one wallet's stream. */
+const pickWallet = (world: World, random: Random): SimWallet =>
+  random.chance(0.5) ? world.wallets[0] : random.pick(world.wallets);
+
+async function signIn(process: SimProcess, wallet: SimWallet, random: Random): Promise<string> {
   const clientPrivateKey = seededScalar(random);
   const clientPublicKey = Buffer.from(p256.getPublicKey(clientPrivateKey, false)).toString('hex');
   const otp = random.chance(0.1) ? '123456' : SANDBOX_OTP;
@@ -146,7 +155,7 @@ export const walletSession: Operation = async (process, world, random) => {
   wallet.sessions.push({ id: issued.id, privateKey: key.privateKey, publicKey: key.publicKey, revoked: false });
   if (wallet.sessions.length > MAX_SESSIONS) wallet.sessions.shift();
   return `session ${issued.id} issued${otp === SANDBOX_OTP ? '' : ' on a wrong code'}`;
-};
+}
 
 type Variant = 'good' | 'bad-signature' | 'other-key' | 'replay' | 'race' | 'expired';
 
@@ -204,10 +213,11 @@ function sessionRevocation(wallet: SimWallet, target: DeviceSession): SignedOper
  */
 export const walletSigned: Operation = async (process, world, random) => {
   if (world.wallets.length === 0) return 'no wallet';
-  const wallet = random.pick(world.wallets);
-  if (wallet.sessions.length === 0) return 'no session';
-  const usable = wallet.sessions.filter((s) => !s.revoked);
-  const session = usable.length > 0 && random.chance(0.85) ? random.pick(usable) : random.pick(wallet.sessions);
+  const wallet = pickWallet(world, random);
+  const usable = wallet.sessions.filter((s) => !s.revoked && !s.expired);
+  // A device without a session signs in first.
+  if (usable.length === 0) return `signed in first: ${await signIn(process, wallet, random)}`;
+  const session = random.chance(0.85) ? random.pick(usable) : random.pick(wallet.sessions);
   const operation =
     wallet.cardId && random.chance(0.85)
       ? cardPatch(wallet, random)
@@ -226,7 +236,11 @@ export const walletSigned: Operation = async (process, world, random) => {
   const key = variant === 'other-key' ? otherKey(world, wallet, random) : session;
   const payload = variant === 'bad-signature' ? `${payloadToSign} ` : payloadToSign;
   const signature = stamp(key.privateKey, key.publicKey, payload);
-  const retry = () => sendSigned(world, random, process, operation, requestId, signature);
+  const retry = () =>
+    sendSigned(world, random, process, operation, requestId, signature).then((answer) => {
+      if (answer === 'SESSION_EXPIRED' && key === session) session.expired = true;
+      return answer;
+    });
   const answers =
     variant === 'race'
       ? await Promise.all([retry(), retry()])
