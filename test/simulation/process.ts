@@ -37,6 +37,7 @@ import type { SimReceivers } from './receivers.js';
 import type { Random, Scheduler } from './scheduler.js';
 import { SimDispatcher, startDelivery } from './webhooks.js';
 import type { SimDecisionEndpoints } from './decisions.js';
+import { SimWalletHandlers } from './wallet-handlers.js';
 
 /** What the simulation makes go wrong, decided by its seed (see faults.ts). */
 export interface FaultPlan {
@@ -96,6 +97,8 @@ export class SimProcess {
   private readonly railFiles: SimBankFiles;
   /** The platforms' decision endpoints, asked by the service's HTTP client over the simulated endpoints. */
   readonly decisions: PlatformDecisions;
+  /** Embedded wallets: accounts, sessions and signed retries. */
+  readonly wallet: SimWalletHandlers;
   private readonly workers: Worker[];
 
   readonly readModels: ReadModelStore;
@@ -164,6 +167,7 @@ export class SimProcess {
     this.sendTestWebhook = new SendTestWebhookHandler(this.ctx, delivery.deliverer);
     this.railFiles = new SimBankFiles(bank, held, this);
     this.rail = new FileRail(this.runner, this.clocks, this.payments, this.railFiles, readModels);
+    this.wallet = new SimWalletHandlers(this.ctx, readModels, this.cardLocks, scheduler.clock, ids, clearBox, random);
     this.workers = [this.startCardWorker(faults), this.startTimers(faults), delivery.worker, this.startRail(faults)];
   }
 

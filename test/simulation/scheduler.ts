@@ -1,4 +1,5 @@
 import { ManualClock } from '#domain/clock.js';
+import { outsideWorkPending, quiesceOutsideWork } from './wallet-crypto.js';
 
 /** A small seeded generator (mulberry32): the only source of chance in a simulation. */
 export class Random {
@@ -79,6 +80,8 @@ export class Scheduler {
 
   /** Completes one pending operation the seed picks (else fires the next timer), then lets what it woke run. */
   async step(): Promise<boolean> {
+    // Real work in flight (WebCrypto) completes before the pick, so that what it wakes is held at the same point.
+    if (outsideWorkPending()) await quiesceOutsideWork();
     if (this.pending.length > 0) {
       const index = this.random.int(this.pending.length);
       const [op] = this.pending.splice(index, 1);
@@ -152,6 +155,7 @@ function virtualHandle(timer: Timer) {
 }
 
 /** Lets every promise reaction queued so far (and those they queue) run: one turn of the event loop. */
-export function settle(): Promise<void> {
-  return new Promise<void>((resolve) => setImmediate(resolve));
+export async function settle(): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  if (outsideWorkPending()) await quiesceOutsideWork();
 }

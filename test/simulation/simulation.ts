@@ -5,7 +5,6 @@ import { MemoryLog } from '#event-store/memory/event-store.js';
 import { MemoryJobStore } from '#jobs/memory/job-queue.js';
 import { SqliteReadModelStore } from '#read-models/sqlite/read-model-store.js';
 import { allProjections } from '#read-models/projections/index.js';
-import type { Projection } from '#read-models/projection.js';
 import { SeededFaults, type FaultRates } from './faults.js';
 import {
   InvariantViolation,
@@ -23,13 +22,16 @@ import { checkEveryWebhookScheduled, checkWebhooks } from './invariants-webhooks
 import { checkRails } from './invariants-rails.js';
 import { SimBank } from './bank.js';
 import { configureRails } from './workload-rails.js';
+import { checkWallets } from './invariants-wallet.js';
+import { installSeededCrypto } from './wallet-crypto.js';
 import { clearBox, SimProcess } from './process.js';
 import { SimReceivers } from './receivers.js';
 import { SimDecisionEndpoints } from './decisions.js';
 import { checkDecisions } from './invariants-decisions.js';
 import { Random, Scheduler } from './scheduler.js';
 import { createPlatforms, expectedFailure, outcome, pickOperation, type WorkloadMix } from './workload.js';
-import { configureWebhooks, setEndpoint } from './webhooks.js';
+import { configureWebhooks } from './webhooks.js';
+import { advanceClock, replay, shiftReceiver } from './background.js';
 import { World } from './world.js';
 
 export interface SimulationOptions {
@@ -80,7 +82,7 @@ export interface SimulationResult {
 }
 
 /** The durable state and the process running over it; a restart replaces the process. */
-class Run {
+export class Run {
   readonly random: Random;
   readonly scheduler: Scheduler;
   readonly world = new World();
@@ -120,6 +122,7 @@ class Run {
       this.restart(this.at, index);
       return true;
     };
+    this.world.processes = () => this.processes;
   }
 
   /** The first process (the one whose worker duties the run's end drives). */
@@ -183,6 +186,7 @@ class Run {
     checkWebhooks(this.log, this.receivers);
     checkRails(this.log, this.world, this.bank);
     checkDecisions(this.log, this.world, this.decisions);
+    checkWallets(this.log, this.world, this.processes);
   }
 }
 
@@ -213,45 +217,12 @@ async function step(run: Run, n: number): Promise<void> {
   for (let i = 0; i < completions; i++) if (!(await scheduler.step())) break;
 }
 
-/** A projection is reset (its documents and checkpoint dropped) and replays the log, whatever else reads it. */
-async function replay(run: Run, n: number, projection: Projection, process: SimProcess): Promise<void> {
-  await run.scheduler.hold('read models reset');
-  if (!process.alive) return;
-  run.world.record(`${n} replay ${projection.name}`);
-  await run.readModels.reset(projection.name, projection.collections);
-}
-
-/** A receiver behaves otherwise from now on; its platform may turn its webhooks off or on again. */
-function shiftReceiver(run: Run, n: number): void {
-  const shift = run.receivers.shift();
-  run.world.record(`${n} receiver ${shift.url} ${shift.mode}`);
-  if (shift.endpoint === undefined) return;
-  const process = run.random.pick(run.processes);
-  setEndpoint(process, shift.platformId, shift.endpoint).then(
-    (result) => run.world.record(`${n} ${result}`),
-    (error: unknown) => {
-      if (!process.alive) return;
-      run.world.record(`${n} endpoint failed ${outcome(error)}`);
-      if (!expectedFailure(error)) run.unexpected ??= { step: n, error };
-    },
-  );
-}
-
-/** Mostly a little time passing; now and then a jump of hours. */
-function advanceClock(run: Run, n: number): void {
-  const { random, scheduler } = run;
-  const jump = random.chance(0.8) ? random.int(120_000) : random.int(3 * 3_600_000);
-  scheduler.clock.advance(jump);
-  run.world.record(`${n} clock +${jump}`);
-  // The worker's timer poll: jobs due on the moved clock become runnable (webhook retries among them).
-  void run.process.jobs.promoteDue();
-}
-
 /** Runs a simulation; a broken invariant ends it with a failure report instead of throwing. */
 export async function simulate(options: SimulationOptions): Promise<SimulationResult> {
   Logger.overrideLogger(false);
   const run = new Run(options);
   const uninstall = run.scheduler.install();
+  const uninstallCrypto = installSeededCrypto(run.random);
   const randomUuid = randomIds.uuid;
   // The parts of the service that take their ids from the process-wide generator draw them from the seed too.
   randomIds.uuid = () => run.random.uuid();
@@ -274,6 +245,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     return result(run, at, failureOf(run, at, error));
   } finally {
     uninstall();
+    uninstallCrypto();
     randomIds.uuid = randomUuid;
     await run.readModels.close();
   }

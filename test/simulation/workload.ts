@@ -14,6 +14,7 @@ import { createQuote, executeQuote } from './workload-quotes.js';
 import { createExternalAccount, transfer } from './workload-transfers.js';
 import { bankRun, createRailAccount, railPass, railTransfer } from './workload-rails.js';
 import { agentTransferOut, createApprovalAgent } from './workload-agent-actions.js';
+import { openWallet, walletSession, walletSigned } from './workload-wallet.js';
 import { testWebhook } from './webhooks.js';
 import { SimulatedFault } from './projector.js';
 import type { Random } from './scheduler.js';
@@ -264,6 +265,9 @@ export const OPERATIONS: { name: string; weight: number; run: Operation }[] = [
   { name: 'bankRun', weight: 2, run: bankRun },
   { name: 'createApprovalAgent', weight: 1, run: createApprovalAgent },
   { name: 'agentTransferOut', weight: 8, run: agentTransferOut },
+  { name: 'openWallet', weight: 2, run: openWallet },
+  { name: 'walletSession', weight: 2, run: walletSession },
+  { name: 'walletSigned', weight: 14, run: walletSigned },
 ];
 
 /** A workload's mix: weights by operation name that replace the default ones (0 leaves an operation out). */

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppendResult } from '#event-store/event-store.js';
+import type { SimProcess } from './process.js';
+import type { SimWallet } from './workload-wallet.js';
 
 export interface SimAccount {
   id: string;
@@ -55,6 +57,12 @@ export class World {
   readonly transactions: { id: string; platformId: string }[] = [];
   /** Quotes the workload created. */
   readonly quotes: { id: string; platformId: string }[] = [];
+  /** Embedded wallets and the devices that hold their sessions (see workload-wallet.ts). */
+  readonly wallets: SimWallet[] = [];
+  /** Every stamp a device sent with a requestId (step 2 of a signed retry), by requestId. */
+  readonly stamps = new Map<string, string[]>();
+  /** The processes running now (a device's retry goes to any of them, also to one started since its first step). */
+  processes: () => SimProcess[] = () => [];
   /** Every (collection, id) the projector wrote. */
   readonly touched = new Map<string, Set<string>>();
   private readonly trace = createHash('sha256');
