@@ -115,7 +115,8 @@ function actionProblem(
   endpoint: SimDecisionEndpoint | undefined,
   asked: readonly DecisionAsked[],
 ): string | undefined {
-  const { decidedBy, fallback, elapsedMs, reason } = action.decision!;
+  const decision = action.decision!;
+  const { decidedBy, reason } = decision;
   if (!endpoint) return `decided by ${decidedBy} with no endpoint`;
   const approvedAs = type === 'AgentSpendReserved' || type === 'AgentActionFailed';
   const answers = asked.map((a) => a.answer).join(',');
@@ -132,10 +133,20 @@ function actionProblem(
       ? approvedAs
       : endpoint.defaultDecision === 'REJECT' && type === 'AgentActionRejected';
   if (!defaultKept) return `${type} by DEFAULT, the default is ${endpoint.defaultDecision}`;
+  return fallbackProblem(endpoint, asked, decision);
+}
+
+/** What is wrong with a default decision's fallback, given the endpoint and what it answered; else undefined. */
+function fallbackProblem(
+  endpoint: SimDecisionEndpoint,
+  asked: readonly DecisionAsked[],
+  { fallback, elapsedMs }: { fallback?: string; elapsedMs: number },
+): string | undefined {
   if (fallback === 'TIMEOUT')
     return elapsedMs >= endpoint.deadlineMs
       ? undefined
       : `TIMEOUT after ${elapsedMs} ms, the deadline is ${endpoint.deadlineMs} ms`;
+  const answers = asked.map((a) => a.answer).join(',');
   return asked.some((a) => FALLBACK_OF[a.answer] === fallback)
     ? undefined
     : `fallback ${fallback}, the endpoint answered ${answers}`;
@@ -175,17 +186,10 @@ function decisionProblem(
         : `recorded ${status} ${amount}/${requested} by PLATFORM, the endpoint answered ${answers}`;
     }
     case 'DEFAULT': {
-      const { fallback, elapsedMs } = decision;
       const defaultKept =
         endpoint.defaultDecision === 'APPROVE' ? status === 'APPROVED' && amount === requested : declinedByPlatform;
       if (!defaultKept) return `recorded ${status} by DEFAULT, the default is ${endpoint.defaultDecision}`;
-      if (fallback === 'TIMEOUT')
-        return elapsedMs >= endpoint.deadlineMs
-          ? undefined
-          : `TIMEOUT after ${elapsedMs} ms, the deadline is ${endpoint.deadlineMs} ms`;
-      return asked.some((a) => FALLBACK_OF[a.answer] === fallback)
-        ? undefined
-        : `fallback ${fallback}, the endpoint answered ${answers}`;
+      return fallbackProblem(endpoint, asked, decision);
     }
     default:
       return `decided by ${by}`;

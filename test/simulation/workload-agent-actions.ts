@@ -1,10 +1,8 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import { AgentActions } from '#application/agents/agent-actions.js';
 import { TransferOutCommand } from '#application/payments/transfers/transfer-commands.js';
-import { agentDecider, agentStream } from '#domain/agents/agent.js';
-import { publicId } from '#domain/ids.js';
 import type { SimProcess } from './process.js';
-import { AGENT_POLICY } from './workload-agents.js';
+import { AGENT_POLICY, agentCreation } from './workload-agents.js';
 import type { Operation } from './workload.js';
 
 /** The approval threshold of the agents whose larger spends wait for the platform (its decision endpoint first). */
@@ -25,34 +23,11 @@ function agentActions(process: SimProcess): AgentActions {
  * An agent whose spends above the approval threshold need approval, under the same limits as the others: such a spend
  * goes to the platform's AGENT_ACTION.REQUEST endpoint, or waits for a person where it has none.
  */
-export const createApprovalAgent: Operation = async (process, world, random) => {
-  const customer = random.pick(world.customers.length > 0 ? world.customers : [undefined]);
-  const account = customer?.accounts.find((a) => a.currency === 'USD');
-  if (!customer || !account || world.agents.length >= 8) return 'no agent';
-  const agentId = publicId('Agent', random.uuid());
-  const now = (await process.clocks.now(customer.platformId)).toISOString();
-  await process.runner.run(
-    agentStream(agentId),
-    agentDecider,
-    {
-      type: 'CreateAgent',
-      platformId: customer.platformId,
-      agentId,
-      name: 'sim approval agent',
-      customerId: customer.id,
-      platformCustomerId: customer.id,
-      policy: { ...AGENT_POLICY, approvalThresholds: { currency: 'USD', amount: APPROVAL_THRESHOLD } },
-      deviceCode: { codeHash: '0'.repeat(64), expiresAt: now, redeemed: false },
-      now,
-    },
-    {
-      metadata: { platformId: customer.platformId, actor: 'system:simulation', correlationId: `agent-${agentId}` },
-      answersAfter: 'append',
-    },
-  );
-  world.agents.push({ id: agentId, platformId: customer.platformId, accountId: account.id });
-  return 'approval agent created';
-};
+export const createApprovalAgent = agentCreation(
+  'sim approval agent',
+  { ...AGENT_POLICY, approvalThresholds: { currency: 'USD', amount: APPROVAL_THRESHOLD } },
+  'approval agent created',
+);
 
 /**
  * An agent's transfer out to one of its customer's bank accounts, through the application's agent actions: decided on

@@ -23,32 +23,40 @@ const metadataOf = (platformId: string, correlationId: string) => ({
   correlationId,
 });
 
-/** An agent for a customer's USD account (a few per platform, so that their streams are contended). */
-export const createAgent: Operation = async (process, world, random) => {
-  const customer = random.pick(world.customers.length > 0 ? world.customers : [undefined]);
-  const account = customer?.accounts.find((a) => a.currency === 'USD');
-  if (!customer || !account || world.agents.length >= 8) return 'no agent';
-  const agentId = publicId('Agent', random.uuid());
-  const now = (await process.clocks.now(customer.platformId)).toISOString();
-  await process.runner.run(
-    agentStream(agentId),
-    agentDecider,
-    {
-      type: 'CreateAgent',
-      platformId: customer.platformId,
-      agentId,
-      name: 'sim agent',
-      customerId: customer.id,
-      platformCustomerId: customer.id,
-      policy: AGENT_POLICY,
-      deviceCode: { codeHash: '0'.repeat(64), expiresAt: now, redeemed: false },
-      now,
-    },
-    { metadata: metadataOf(customer.platformId, `agent-${agentId}`), answersAfter: 'append' },
-  );
-  world.agents.push({ id: agentId, platformId: customer.platformId, accountId: account.id });
-  return 'agent created';
-};
+/**
+ * The operation that creates an agent named `name` under `policy` for a customer's USD account (at most 8 agents in
+ * all, a few per platform, so that their streams are contended), answering `created`.
+ */
+export const agentCreation =
+  (name: string, policy: AgentPolicy, created: string): Operation =>
+  async (process, world, random) => {
+    const customer = random.pick(world.customers.length > 0 ? world.customers : [undefined]);
+    const account = customer?.accounts.find((a) => a.currency === 'USD');
+    if (!customer || !account || world.agents.length >= 8) return 'no agent';
+    const agentId = publicId('Agent', random.uuid());
+    const now = (await process.clocks.now(customer.platformId)).toISOString();
+    await process.runner.run(
+      agentStream(agentId),
+      agentDecider,
+      {
+        type: 'CreateAgent',
+        platformId: customer.platformId,
+        agentId,
+        name,
+        customerId: customer.id,
+        platformCustomerId: customer.id,
+        policy,
+        deviceCode: { codeHash: '0'.repeat(64), expiresAt: now, redeemed: false },
+        now,
+      },
+      { metadata: metadataOf(customer.platformId, `agent-${agentId}`), answersAfter: 'append' },
+    );
+    world.agents.push({ id: agentId, platformId: customer.platformId, accountId: account.id });
+    return created;
+  };
+
+/** An agent for a customer's USD account under the common policy. */
+export const createAgent = agentCreation('sim agent', AGENT_POLICY, 'agent created');
 
 /**
  * An agent's spend as the application makes it: reserved on the agent's stream by its policy, the money moved by a

@@ -1,5 +1,3 @@
-import { CreateExternalAccountCommand } from '#application/external-accounts/external-account-commands.js';
-import { TransferInCommand, TransferOutCommand } from '#application/payments/transfers/transfer-commands.js';
 import { customerDecider } from '#domain/customers/customer.js';
 import { streams } from '#domain/ids.js';
 import { railFolder, type BankRailConfig } from '#domain/payments/rails/bank-rails.js';
@@ -7,6 +5,7 @@ import { platformDecider } from '#domain/platforms/platform.js';
 import type { SimProcess } from './process.js';
 import type { Operation } from './workload.js';
 import type { World } from './world.js';
+import { addBankAccount, transferWith } from './workload-transfers.js';
 
 const actorOf = (platformId: string, correlationId: string) => ({
   platformId,
@@ -67,24 +66,10 @@ export const createRailAccount: Operation = async (process, world, random) => {
   const suffix = random.pick(['001', '001', '001', '002', '003', '004', '005', '006', '006']);
   const accountNumber = `7770${random.int(3)}${suffix}`;
   const mandate = random.chance(0.8);
-  const id = await process.createExternalAccount.execute(
-    new CreateExternalAccountCommand(
-      'customer',
-      {
-        customerId: customer.id,
-        currency: 'USD',
-        accountInfo: {
-          accountType: 'USD_ACCOUNT',
-          accountNumber,
-          routingNumber: '021000021',
-          beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Sim Customer' },
-        },
-        ...(mandate ? { directDebitMandate: { mandateId: `MANDATE-${accountNumber}`, signedOn: '2026-01-15' } } : {}),
-      },
-      actorOf(customer.platformId, `external-${customer.id}`),
-    ),
-  );
-  world.externalAccounts.push({ id, customerId: customer.id, platformId: customer.platformId, suffix });
+  const extra = mandate
+    ? { directDebitMandate: { mandateId: `MANDATE-${accountNumber}`, signedOn: '2026-01-15' } }
+    : {};
+  await addBankAccount(process, world, customer, { accountNumber, suffix, extra });
   return `rail account ${suffix}${mandate ? ' mandate' : ''}`;
 };
 
@@ -94,20 +79,8 @@ export const railTransfer: Operation = async (process, world, random) => {
   const externals = world.externalAccounts.filter((e) => production.has(e.platformId));
   if (externals.length === 0) return 'no rail account';
   const external = random.pick(externals);
-  const customer = world.customers.find((c) => c.id === external.customerId)!;
-  const internal = customer.accounts.find((a) => a.currency === 'USD')!;
-  const out = random.chance(0.5);
-  const input = {
-    source: { accountId: out ? internal.id : external.id },
-    destination: { accountId: out ? external.id : internal.id },
-    amount: 50 + random.int(1_500),
-  };
-  const actor = actorOf(external.platformId, `transfer-${external.id}`);
-  const handler = out ? process.transferOut : process.transferIn;
-  const command = out ? new TransferOutCommand(input, actor) : new TransferInCommand(input, actor);
-  const transaction = await handler.execute(command);
-  world.transactions.push({ id: String(transaction.id), platformId: external.platformId });
-  return `rail transfer ${out ? 'out' : 'in'} ${external.suffix} ${String(transaction.status)}`;
+  const { out, status } = await transferWith(process, world, random, external, 0.5);
+  return `rail transfer ${out ? 'out' : 'in'} ${external.suffix} ${status}`;
 };
 
 /** The worker's rail poll: what waits goes out into the outbox, what the bank delivered is taken. */
