@@ -175,9 +175,13 @@ function decisionProblem(
         return `the endpoint answered ${answers}, yet the rules decided ${status} ${declineReason ?? ''}`;
       return undefined;
     case 'PLATFORM': {
+      // An approval is recorded against the card as it is then: closed, not active or over a control meanwhile (the
+      // card's rules, checked again when the outcome is recorded), it is declined with the rules' reason.
+      const declinedOnRecord = status === 'DECLINED' && declineReason !== 'PLATFORM_DECLINED';
       const kept = asked.some((a) => {
-        if (a.answer === 'APPROVE') return status === 'APPROVED' && amount === requested;
-        if (a.answer === 'PARTIAL') return status === 'APPROVED' && amount === a.approvedAmount && requested > amount;
+        if (a.answer === 'APPROVE') return (status === 'APPROVED' && amount === requested) || declinedOnRecord;
+        if (a.answer === 'PARTIAL')
+          return (status === 'APPROVED' && amount === a.approvedAmount && requested > amount) || declinedOnRecord;
         if (a.answer === 'DECLINE') return declinedByPlatform && authorization.holdTransferId === null;
         return false;
       });

@@ -185,10 +185,15 @@ export function checkAgents(log: MemoryLog, world: World): void {
   }
 }
 
-/** A platformCustomerId is held by one customer of its platform. */
+/** A platformCustomerId is held by one live customer of its platform (a deleted one releases it). */
 export function checkUniqueness(log: MemoryLog): void {
   const seen = new Map<string, string>();
   for (const e of log.all) {
+    // A deleted customer's platformCustomerId is released: another customer may take it afterwards.
+    if (e.type === 'CustomerDeleted') {
+      for (const [key, holder] of seen) if (holder === e.streamName) seen.delete(key);
+      continue;
+    }
     if (e.type !== 'CustomerCreated') continue;
     const key = `${String(e.data.platformId)}/${String(e.data.platformCustomerId)}`;
     const holder = seen.get(key);

@@ -15,6 +15,7 @@ import { createExternalAccount, transfer } from './workload-transfers.js';
 import { bankRun, createRailAccount, railPass, railTransfer } from './workload-rails.js';
 import { agentTransferOut, createApprovalAgent } from './workload-agent-actions.js';
 import { openWallet, walletSession, walletSigned } from './workload-wallet.js';
+import { deleteSomething } from './workload-deletions.js';
 import { testWebhook } from './webhooks.js';
 import { SimulatedFault } from './projector.js';
 import type { Random } from './scheduler.js';
@@ -268,6 +269,7 @@ export const OPERATIONS: { name: string; weight: number; run: Operation }[] = [
   { name: 'openWallet', weight: 2, run: openWallet },
   { name: 'walletSession', weight: 2, run: walletSession },
   { name: 'walletSigned', weight: 14, run: walletSigned },
+  { name: 'deleteSomething', weight: 2, run: deleteSomething },
 ];
 
 /** A workload's mix: weights by operation name that replace the default ones (0 leaves an operation out). */
