@@ -31,6 +31,8 @@ export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=8';
 const childEnv = (dataDir: string, env: Record<string, string>): NodeJS.ProcessEnv => ({
   ...process.env,
   NODE_OPTIONS: SERVICE_NODE_OPTIONS,
+  // As the image and `npm start` run it: two malloc arenas, not one per thread (docs/operations.md).
+  MALLOC_ARENA_MAX: '2',
   DATA_DIR: dataDir,
   LOG_LEVEL: 'log',
   NO_COLOR: '1',
