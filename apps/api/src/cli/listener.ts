@@ -200,7 +200,6 @@ export class WebhookListener {
         passed: () => this.caughtUp(event.position),
         storedPassed: (projection) =>
           storedCheckpointPassed(this.deps.readModels, projection, event.position, {
-            intervalMs: 50,
             stopped: () => this.stopping.signal.aborted,
           }),
       },

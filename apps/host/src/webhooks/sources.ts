@@ -131,6 +131,9 @@ export interface ReadModelsPassing {
 /** How many times a document found missing is read again, each after its projection passed the events in the store. */
 const MISSING_REREADS = 3;
 
+/** How often a stored checkpoint is read while a rebuild replays its projection. */
+const STORED_CHECKPOINT_POLL_MS = 50;
+
 /**
  * Resolves once `projection`'s checkpoint in `readModels` has passed `position`, reading it every `intervalMs` (a
  * ReadModelsPassing's `storedPassed` for a process on real time); rejects once `stopped()`.
@@ -139,7 +142,7 @@ export async function storedCheckpointPassed(
   readModels: Pick<ReadModelStore, 'getCheckpoint'>,
   projection: string,
   position: bigint,
-  { intervalMs, stopped }: { intervalMs: number; stopped: () => boolean },
+  { intervalMs = STORED_CHECKPOINT_POLL_MS, stopped }: { intervalMs?: number; stopped: () => boolean },
 ): Promise<void> {
   while (((await readModels.getCheckpoint(projection)) ?? -1n) < position) {
     if (stopped()) throw new Error(`stopped while waiting for the read models (${projection}) to pass ${position}`);

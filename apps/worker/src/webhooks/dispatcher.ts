@@ -54,8 +54,6 @@ export interface DispatcherDeps {
 
 /** Batches recorded and enqueued at once: each one's appends and Redis writes overlap the next ones' planning. */
 const MAX_IN_FLIGHT = 4;
-/** How often a batch reads a projection's stored checkpoint while a rebuild replays it. */
-const STORED_CHECKPOINT_POLL_MS = 50;
 
 interface InFlight {
   /** Position of the batch's last event. */
@@ -234,7 +232,6 @@ export class WebhookDispatcher {
         passed: () => this.waitForProjections(last),
         storedPassed: (projection) =>
           storedCheckpointPassed(this.deps.readModels, projection, last, {
-            intervalMs: STORED_CHECKPOINT_POLL_MS,
             stopped: () => !this.running,
           }),
       },
