@@ -7,12 +7,7 @@ import {
 } from '#application/external-accounts/external-account-commands.js';
 import type { SimProcess } from './process.js';
 import type { Operation } from './workload.js';
-
-const actorOf = (platformId: string, correlationId: string) => ({
-  platformId,
-  actor: 'ApiToken:simulation',
-  correlationId,
-});
+import { actorOf } from './actors.js';
 
 /** The deleting handlers of a process, made once per process (they keep nothing between calls). */
 const handlers = new WeakMap<

@@ -1,11 +1,6 @@
 import { CreateQuoteCommand, ExecuteQuoteCommand } from '#application/payments/quotes/quote-commands.js';
 import type { Operation } from './workload.js';
-
-const actorOf = (platformId: string, correlationId: string) => ({
-  platformId,
-  actor: 'ApiToken:simulation',
-  correlationId,
-});
+import { actorOf } from './actors.js';
 
 /**
  * A quote between two customers' accounts of a platform (in one currency or two), priced and scheduled to expire by

@@ -6,12 +6,7 @@ import type { SimProcess } from './process.js';
 import type { Operation } from './workload.js';
 import type { World } from './world.js';
 import { addBankAccount, transferWith } from './workload-transfers.js';
-
-const actorOf = (platformId: string, correlationId: string) => ({
-  platformId,
-  actor: 'ApiToken:simulation',
-  correlationId,
-});
+import { actorOf } from './actors.js';
 
 /** The production platforms' USD rail (PATCH /config): the account money leaves from, a creditor id for pulls. */
 export const SIM_USD_RAIL: BankRailConfig = {

@@ -4,12 +4,7 @@ import type { SimProcess } from './process.js';
 import type { Random } from './scheduler.js';
 import type { Operation } from './workload.js';
 import type { World } from './world.js';
-
-const actorOf = (platformId: string, correlationId: string) => ({
-  platformId,
-  actor: 'ApiToken:simulation',
-  correlationId,
-});
+import { actorOf } from './actors.js';
 
 /**
  * A customer's bank account, its number ending in one of the sandbox's magic suffixes: 001 succeeds, 002 and 003 fail

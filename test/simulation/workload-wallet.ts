@@ -15,6 +15,7 @@ import { seededScalar } from './wallet-crypto.js';
 import { CARD_CONTROLS } from './workload-cards.js';
 import { expectedFailure, outcome, type Operation } from './workload.js';
 import type { World } from './world.js';
+import { actorOf } from './actors.js';
 
 /** A session as the end user's device holds it: its id and the signing key opened from the service's answer. */
 export interface DeviceSession {
@@ -47,12 +48,6 @@ const MAX_WALLETS = 4;
 const MAX_SESSIONS = 6;
 /** The OTP sandbox platforms accept (wallet-verifiers.ts). */
 const SANDBOX_OTP = '000000';
-
-const actorOf = (platformId: string, correlationId: string) => ({
-  platformId,
-  actor: 'ApiToken:simulation',
-  correlationId,
-});
 
 /** The device's `Service-Wallet-Signature`: ECDSA P-256 / SHA-256 over the exact payload, in the stamp format. */
 export function stamp(privateKey: string, publicKey: string, payload: string): string {

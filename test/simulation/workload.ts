@@ -3,7 +3,6 @@ import { DomainError } from '#domain/errors.js';
 import { publicId, streams } from '#domain/ids.js';
 import { ledgerDecider } from '#domain/ledger/ledger.js';
 import { platformDecider } from '#domain/platforms/platform.js';
-import type { Actor } from '#application/tokens.js';
 import { CreateCustomerCommand } from '#application/customers/customer-commands.js';
 import { FundInternalAccountCommand } from '#application/payments/ledger/fund-commands.js';
 import { AdvanceSandboxClockCommand } from '#application/sandbox-clock/sandbox-clock.js';
@@ -20,6 +19,7 @@ import { testWebhook } from './webhooks.js';
 import { SimulatedFault } from './projector.js';
 import type { Random } from './scheduler.js';
 import type { KeyedRequest, SimPlatform, World } from './world.js';
+import { actorOf } from './actors.js';
 
 export const CURRENCIES = ['USD', 'EUR'];
 
@@ -39,12 +39,6 @@ export function expectedFailure(error: unknown): boolean {
     error?.constructor?.name === 'CommandConflictError'
   );
 }
-
-const actorOf = (platformId: string, correlationId: string): Actor => ({
-  platformId,
-  actor: 'ApiToken:simulation',
-  correlationId,
-});
 
 /** The platforms every run starts with: sandbox and production, each with a settlement account per currency. */
 export async function createPlatforms(process: SimProcess, world: World, random: Random): Promise<void> {
