@@ -142,7 +142,7 @@ export class MemoryJobQueue implements JobQueue {
     if (deferred !== undefined) {
       job.state = 'delayed';
       job.deferred = true;
-      setTimeout(() => this.release(job), deferred);
+      this.holdInRealTime(job, Date.now() + deferred);
       return;
     }
     job.attemptsMade++;
@@ -156,6 +156,18 @@ export class MemoryJobQueue implements JobQueue {
     job.state = delay > 0 ? 'delayed' : 'waiting';
     job.seq = this.store.seq++;
     if (job.state === 'waiting') this.store.wake();
+  }
+
+  /** A timer may fire a millisecond before the wall clock reaches its time; the hold re-arms until it has. */
+  private holdInRealTime(job: StoredJob, releaseAt: number): void {
+    setTimeout(
+      () => {
+        const left = releaseAt - Date.now();
+        if (left > 0) this.holdInRealTime(job, releaseAt);
+        else this.release(job);
+      },
+      Math.max(0, releaseAt - Date.now()),
+    );
   }
 
   private release(job: StoredJob): void {
