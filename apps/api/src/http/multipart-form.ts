@@ -159,8 +159,6 @@ class FormReading<T extends string> {
       else if (error instanceof BlobTooLarge) this.refuse(fileTooLarge(maxFileBytes));
       else if (error instanceof PartFailed) this.refuse(malformed(error.message));
       else this.broken ??= error;
-      // Whatever is left of the part is read and dropped, so that the rest of the form is parsed.
-      if (!stream.destroyed) stream.resume();
       return undefined;
     });
   }
@@ -226,7 +224,12 @@ export async function receiveMultipart<T extends string>(
   });
 }
 
-/** Streams one file part into the blob store while checking its first bytes. */
+/**
+ * Streams one file part into the blob store while checking its first bytes. When staging stops early (a refused
+ * type, a file past the limit, a failing store), what is left of the part is read through the same iterator and
+ * dropped: the parser finishes the form only once its file part has ended, and `resume()` on a stream an iterator
+ * has listened to may leave it paused (on Node 24 it did, now and then, and the request never got its answer).
+ */
 async function stageFile<T extends string>(
   stream: Readable,
   info: { filename?: string; mimeType?: string },
@@ -238,10 +241,10 @@ async function stageFile<T extends string>(
     if ('refused' in decision) throw new Refused(unsupportedMediaType(decision.refused));
     decided = decision;
   };
+  // Not destroyed when the blob store stops early: the part is drained instead.
+  const chunks = stream.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
   async function* inspected(): AsyncGenerator<Uint8Array> {
     let head = Buffer.alloc(0);
-    // Not destroyed when the blob store stops early: the part is drained instead (busboy waits on it).
-    const chunks = stream.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
     while (true) {
       let next: IteratorResult<Buffer>;
       try {
@@ -258,6 +261,20 @@ async function stageFile<T extends string>(
     }
     if (!decided) decide(head);
   }
-  const blob = await options.blobs.stage(inspected(), { maxBytes: options.maxFileBytes });
-  return { blob, fileName: cleanFileName(info.filename), mediaType: decided!.mediaType };
+  try {
+    const blob = await options.blobs.stage(inspected(), { maxBytes: options.maxFileBytes });
+    return { blob, fileName: cleanFileName(info.filename), mediaType: decided!.mediaType };
+  } catch (error) {
+    void drain(chunks);
+    throw error;
+  }
+}
+
+/** Reads an iterator to its end, dropping what it gives; a part that broke off is the parser's to answer for. */
+async function drain(chunks: AsyncIterator<unknown>): Promise<void> {
+  try {
+    while (!(await chunks.next()).done);
+  } catch {
+    // the parser's error and close handlers answer
+  }
 }
