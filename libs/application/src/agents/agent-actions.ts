@@ -57,6 +57,13 @@ import { effectId } from '../idempotency/effect-ids.js';
 export const STALE_RESERVATION_MS = 10 * 60_000;
 const INTERRUPTED = 'EXECUTION_INTERRUPTED';
 
+/** The quote an EXECUTE_QUOTE action executes (its request carried one; the decider refuses one without). */
+function quoteIdOf(action: AgentActionSnapshot): string {
+  const id = action.quote?.id;
+  if (typeof id !== 'string') throw new Error(`agent action ${action.id} carries no quote`);
+  return id;
+}
+
 /** A transfer action's transaction id is fixed by the action, so it can be found after a crash. */
 const transferTransactionId = (actionId: string) => publicId('Transaction', uuidOf('AgentAction', actionId)!);
 
@@ -253,7 +260,7 @@ export class AgentActions {
 
   private async moveMoney(action: AgentActionSnapshot, actor: Actor): Promise<Record<string, unknown>> {
     if (action.type === 'EXECUTE_QUOTE') {
-      const quoteId = action.quote!.id as string;
+      const quoteId = quoteIdOf(action);
       const { quote, transaction } = await loadOwnQuote(this.ctx.runner, quoteId, actor.platformId);
       const metadata = { ...actor };
       await requireExecutable(this.process, { quote, transaction }, await this.ctx.now(actor.platformId), metadata);
@@ -301,8 +308,7 @@ export class AgentActions {
       );
     }
     await this.settleStale(agentId, actor);
-    const failure =
-      action.type === 'EXECUTE_QUOTE' ? await this.quoteFailure(action.quote!.id as string, actor) : undefined;
+    const failure = action.type === 'EXECUTE_QUOTE' ? await this.quoteFailure(quoteIdOf(action), actor) : undefined;
     const now = await this.now(actor.platformId);
     const decided = await this.decide(
       agentId,
@@ -355,7 +361,7 @@ export class AgentActions {
 
   private async transactionOf(action: AgentActionSnapshot): Promise<TransactionRecord | undefined> {
     if (action.type === 'EXECUTE_QUOTE') {
-      return (await this.ctx.runner.load(streams.quote(action.quote!.id as string), quoteDecider)).state.transaction;
+      return (await this.ctx.runner.load(streams.quote(quoteIdOf(action)), quoteDecider)).state.transaction;
     }
     return (await this.ctx.runner.load(streams.transaction(transferTransactionId(action.id)), transactionDecider)).state
       .transaction;

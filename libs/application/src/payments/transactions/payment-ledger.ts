@@ -12,6 +12,12 @@ import { settlementAccountOf } from '../../platforms/platform-config.js';
  * The ledger commands of a payment's legs (see payment-legs.ts), each with a transfer id derived
  * from the transaction so that repeating a leg is a no-op. A step's legs are appended together.
  */
+/** The internal account at an end of a payment that has a leg there (`legsOf` says which ends have one). */
+function internalAccount(end: { accountId?: string }): string {
+  if (!end.accountId) throw new Error('a payment leg needs an internal account at its end');
+  return end.accountId;
+}
+
 export class PaymentLedger {
   constructor(
     private readonly runner: CommandRunner,
@@ -57,7 +63,7 @@ export class PaymentLedger {
   /** Source account -> settlement account of the source currency, pending. */
   async hold(tx: TransactionRecord): Promise<LedgerCommand[]> {
     if (!legsOf(tx).holdsSource) return [];
-    return [await this.transfer(tx, 'hold', true, tx.source.accountId!, tx.source.currency, tx.sentAmount)];
+    return [await this.transfer(tx, 'hold', true, internalAccount(tx.source), tx.source.currency, tx.sentAmount)];
   }
 
   /**
@@ -89,7 +95,14 @@ export class PaymentLedger {
   async credit(tx: TransactionRecord): Promise<LedgerCommand[]> {
     if (!legsOf(tx).creditsDestination) return [];
     return [
-      await this.transfer(tx, 'credit', false, tx.destination.accountId!, tx.destination.currency, tx.receivedAmount),
+      await this.transfer(
+        tx,
+        'credit',
+        false,
+        internalAccount(tx.destination),
+        tx.destination.currency,
+        tx.receivedAmount,
+      ),
     ];
   }
 
@@ -101,9 +114,9 @@ export class PaymentLedger {
   async refund(tx: TransactionRecord): Promise<LedgerCommand[]> {
     const { holdsSource, creditsDestination } = legsOf(tx);
     if (holdsSource)
-      return [await this.transfer(tx, 'refund', false, tx.source.accountId!, tx.source.currency, tx.sentAmount)];
+      return [await this.transfer(tx, 'refund', false, internalAccount(tx.source), tx.source.currency, tx.sentAmount)];
     if (!creditsDestination || !tx.plan.rail) return [];
-    const destination = tx.destination.accountId!;
+    const destination = internalAccount(tx.destination);
     return [await this.transfer(tx, 'reverse', true, destination, tx.destination.currency, tx.receivedAmount)];
   }
 

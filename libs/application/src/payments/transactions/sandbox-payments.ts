@@ -170,10 +170,12 @@ export class SandboxUmaReceiveHandler implements ICommandHandler<SandboxUmaRecei
       updatedAt: now,
     };
     const metadata = { ...actor };
-    if (needsApproval) {
+    // A payment that waits for approval takes the plan's later step (its timeout) when nobody approves it.
+    const approval = needsApproval ? plan.later : undefined;
+    if (approval) {
       await this.process.schedule(
-        { kind: 'PAYMENT_STEP', platformId: actor.platformId, ref, step: plan.later!.step },
-        plan.later!.afterMs,
+        { kind: 'PAYMENT_STEP', platformId: actor.platformId, ref, step: approval.step },
+        approval.afterMs,
       );
       const { state: created } = await this.ctx.runner.run(
         streams.transaction(id),
