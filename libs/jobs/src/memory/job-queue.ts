@@ -161,11 +161,7 @@ export class MemoryJobQueue implements JobQueue {
   /** A timer may fire a millisecond before the wall clock reaches its time; the hold re-arms until it has. */
   private holdInRealTime(job: StoredJob, releaseAt: number): void {
     setTimeout(
-      () => {
-        const left = releaseAt - Date.now();
-        if (left > 0) this.holdInRealTime(job, releaseAt);
-        else this.release(job);
-      },
+      () => (Date.now() < releaseAt ? this.holdInRealTime(job, releaseAt) : this.release(job)),
       Math.max(0, releaseAt - Date.now()),
     );
   }

@@ -8,16 +8,16 @@ import type { CommandRunner } from '../../command-runner.js';
 import type { PlatformClocks } from '../../platforms/platform-clocks.js';
 import { settlementAccountOf } from '../../platforms/platform-config.js';
 
-/**
- * The ledger commands of a payment's legs (see payment-legs.ts), each with a transfer id derived
- * from the transaction so that repeating a leg is a no-op. A step's legs are appended together.
- */
 /** The internal account at an end of a payment that has a leg there (`legsOf` says which ends have one). */
 function internalAccount(end: { accountId?: string }): string {
   if (!end.accountId) throw new Error('a payment leg needs an internal account at its end');
   return end.accountId;
 }
 
+/**
+ * The ledger commands of a payment's legs (see payment-legs.ts), each with a transfer id derived
+ * from the transaction so that repeating a leg is a no-op. A step's legs are appended together.
+ */
 export class PaymentLedger {
   constructor(
     private readonly runner: CommandRunner,
