@@ -19,7 +19,7 @@ import { WebhookSigner } from '../../../host/src/webhooks/signer.js';
 import {
   LedgerReplay,
   webhookPlatformOf,
-  storedCheckpointPassed,
+  passingUpTo,
   webhookSources,
   webhooksOf,
   type EventWebhook,
@@ -196,13 +196,12 @@ export class WebhookListener {
   private async forwardEvent(event: RecordedEvent): Promise<boolean> {
     const sources = webhookSources(
       this.deps.readModels,
-      {
-        passed: () => this.caughtUp(event.position),
-        storedPassed: (projection) =>
-          storedCheckpointPassed(this.deps.readModels, projection, event.position, {
-            stopped: () => this.stopping.signal.aborted,
-          }),
-      },
+      passingUpTo(
+        this.deps.readModels,
+        event.position,
+        () => this.caughtUp(event.position),
+        () => this.stopping.signal.aborted,
+      ),
       this.ledgers,
     );
     const webhooks = await webhooksOf(event, sources);

@@ -151,6 +151,23 @@ export async function storedCheckpointPassed(
 }
 
 /**
+ * The ReadModelsPassing of a process on real time mapping the events up to `position`: `passed` as the process
+ * knows it, and the stored checkpoints read until they pass `position` (`storedCheckpointPassed`); stops once
+ * `stopped()`.
+ */
+export function passingUpTo(
+  readModels: Pick<ReadModelStore, 'getCheckpoint'>,
+  position: bigint,
+  passed: () => Promise<void>,
+  stopped: () => boolean,
+): ReadModelsPassing {
+  return {
+    passed,
+    storedPassed: (projection) => storedCheckpointPassed(readModels, projection, position, { stopped }),
+  };
+}
+
+/**
  * What the event map reads: customers and internal accounts as the API shows them, read once the read models have
  * passed the events being mapped (`passing`), and ledgers folded by `ledgers`. A document found missing is read
  * again once the projection that writes it has passed the events in the store: a rebuild under way drops documents

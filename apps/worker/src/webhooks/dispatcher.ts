@@ -21,7 +21,7 @@ import {
   EndpointHistory,
   LedgerReplay,
   webhookPlatformOf,
-  storedCheckpointPassed,
+  passingUpTo,
   webhookSources,
   webhooksOf,
 } from '../../../host/src/webhooks/sources.js';
@@ -228,13 +228,12 @@ export class WebhookDispatcher {
     const last = batch[batch.length - 1].position;
     const sources = webhookSources(
       this.deps.readModels,
-      {
-        passed: () => this.waitForProjections(last),
-        storedPassed: (projection) =>
-          storedCheckpointPassed(this.deps.readModels, projection, last, {
-            stopped: () => !this.running,
-          }),
-      },
+      passingUpTo(
+        this.deps.readModels,
+        last,
+        () => this.waitForProjections(last),
+        () => !this.running,
+      ),
       this.ledgers,
     );
     const planned: Planned[] = [];
