@@ -7,10 +7,12 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { transformFileSync } from '@swc/core';
+import { Redis } from 'ioredis';
 import { ManualClock } from '#domain/clock.js';
 import { findRedisServer, startRedis, type RedisHandle } from '../../../test/support/redis-server.js';
 import { BullmqJobQueue, decodeJobId, encodeJobId } from './bullmq/job-queue.js';
 import { createJobQueue } from './index.js';
+import { UnrecoverableJobError } from './job-queue.js';
 import { jobQueueContract, waitFor } from './job-queue.contract.js';
 import { jobQueueDueContract } from './job-queue-due.contract.js';
 import { SqliteJobQueue } from './sqlite/job-queue.js';
@@ -240,4 +242,36 @@ if (redisMissing) console.warn('Skipping the BullMQ job-queue contract: redis-se
     new BullmqJobQueue({ url: redis!.url, clock, prefix: `t${randomUUID().slice(0, 8)}` });
   jobQueueContract('bullmq', bullmqQueue);
   jobQueueDueContract('bullmq', bullmqQueue);
+
+  it("runs a group's first jobs before the rest of another group's backlog; counts jobs out at their end", async () => {
+    const prefix = `t${randomUUID().slice(0, 8)}`;
+    const jobs = new BullmqJobQueue({ url: redis!.url, clock: new ManualClock(), prefix });
+    const redisClient = new Redis(redis!.url);
+    try {
+      for (let i = 0; i < 40; i += 1)
+        await jobs.enqueue('fair', 'deliver', { job: `a${i}` }, { id: `a${i}`, group: 'Platform:a' });
+      for (let i = 0; i < 2; i += 1) await jobs.enqueue('fair', 'deliver', { job: `b${i}` }, { group: 'Platform:b' });
+      const backlogs = () => redisClient.hgetall(`${prefix}:fair:group-backlogs`);
+      // Enqueueing an existing job again changes nothing, its count included.
+      await jobs.enqueue('fair', 'deliver', { job: 'a0' }, { id: 'a0', group: 'Platform:a' });
+      expect(await backlogs()).toEqual({ 'Platform:a': '40', 'Platform:b': '2' });
+      const order: string[] = [];
+      jobs.process<{ job: string }>(
+        'fair',
+        async ({ data }) => {
+          order.push(data.job);
+          if (data.job === 'a39') throw new UnrecoverableJobError('refused');
+        },
+        { concurrency: 1 },
+      );
+      await waitFor(() => order.length === 42, 'every job run');
+      // b's jobs were enqueued after all of a's, and run as a's first and second do.
+      expect(order.slice(0, 5)).toEqual(['a0', 'b0', 'a1', 'b1', 'a2']);
+      // Completed and dead jobs alike leave their group's backlog.
+      await waitFor(async () => Object.keys(await backlogs()).length === 0, 'the backlogs counted out');
+    } finally {
+      redisClient.disconnect();
+      await jobs.close();
+    }
+  });
 });

@@ -20,7 +20,9 @@ export interface JobOptions {
   backoff?: BackoffPolicy;
   /**
    * The clock the job's delay belongs to (a platform's id): `advanceGroup` brings the delayed
-   * jobs of one group forward when that group's clock moves ahead of the queue clock.
+   * jobs of one group forward when that group's clock moves ahead of the queue clock. On BullMQ, whose
+   * workers take waiting jobs in order, it is also the unit of fairness: a group's k-th unfinished job
+   * runs before any group's (k+1)-th, so one group's backlog does not hold another group's first jobs.
    */
   group?: string;
 }

@@ -10,6 +10,7 @@ import {
 import { Redis } from 'ioredis';
 import type { Clock } from '#domain/clock.js';
 import { PROMOTE_PAGE, eachEnvelope, type Envelope, type JobStates } from './envelopes.js';
+import { joinBacklog, leaveBacklog, rejoinBacklog } from './group-backlogs.js';
 import { attemptBudget, backoffDelayMs, deferredBy, delayOf, errorMessage, isUnrecoverable } from '../backoff.js';
 import {
   DEPTH_CAP,
@@ -76,6 +77,11 @@ export const decodeJobId = (encoded: string) => unescapeName(encoded.startsWith(
  * queue clock, and a job that BullMQ starts before it is due on the queue clock (a clock that
  * runs slower than real time) is put back to delayed. Retries use BullMQ's attempts with a
  * custom backoff strategy that computes the port's backoff and records the new due time.
+ *
+ * BullMQ takes waiting jobs in order, so one group's backlog (a platform's 1,500 webhooks to a dead receiver, each
+ * deferred in turn) would hold another group's first job behind it: a job of a group gets its place in its group's
+ * backlog (jobs enqueued, not yet completed or dead, counted in `group-backlogs.ts`) as its priority, so the k-th job
+ * of every group runs before the (k+1)-th of any.
  */
 export class BullmqJobQueue implements JobQueue {
   private readonly clock: Clock;
@@ -119,9 +125,13 @@ export class BullmqJobQueue implements JobQueue {
     if (options.backoff) envelope.backoff = options.backoff;
     if (options.group) envelope.group = options.group;
     const bull = await this.queue(queue);
+    const jobId = encodeJobId(id);
+    const priority =
+      options.group === undefined ? undefined : await joinBacklog(this.client, bull, options.group, jobId);
     // An existing job id makes add() a no-op (it returns a job object that is not the stored one).
     await bull.add(name, envelope, {
-      jobId: encodeJobId(id),
+      jobId,
+      ...(priority === undefined ? {} : { priority }),
       delay: delayMs,
       attempts: attemptBudget(options.attempts),
       ...(options.backoff ? { backoff: { type: QUEUE_CLOCK_BACKOFF, delay: options.backoff.delayMs } } : {}),
@@ -166,9 +176,14 @@ export class BullmqJobQueue implements JobQueue {
             await job.moveToDelayed(heldUntil, token);
             throw new DelayedError();
           }
-          if (isUnrecoverable(error)) throw new UnrecoverableError(errorMessage(error));
+          const unrecoverable = isUnrecoverable(error);
+          // Dead: out of its group's backlog.
+          if (unrecoverable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1))
+            await leaveBacklog(this.client, await this.queue(queue), envelope, this.onError);
+          if (unrecoverable) throw new UnrecoverableError(errorMessage(error));
           throw error instanceof Error && error.message ? error : new Error(errorMessage(error));
         }
+        await leaveBacklog(this.client, await this.queue(queue), envelope, this.onError);
       },
       {
         connection: this.workerClient,
@@ -246,6 +261,8 @@ export class BullmqJobQueue implements JobQueue {
     try {
       await job.updateData({ ...(job.data as Envelope), dueAt: this.clock.now().getTime() });
       await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+      const { group } = job.data as Envelope;
+      if (group !== undefined) await rejoinBacklog(this.client, await this.queue(queue), group);
       return true;
     } catch {
       // Retried concurrently or no longer failed.
