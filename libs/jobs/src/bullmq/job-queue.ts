@@ -121,19 +121,20 @@ export class BullmqJobQueue implements JobQueue {
   async enqueue<T>(queue: string, name: string, data: T, options: JobOptions = {}): Promise<string> {
     const id = options.id ?? randomUUID();
     const delayMs = delayOf(options.delayMs);
+    const attempts = attemptBudget(options.attempts);
     const envelope: Envelope<T | null> = { payload: data ?? null, dueAt: this.clock.now().getTime() + delayMs };
     if (options.backoff) envelope.backoff = options.backoff;
     if (options.group) envelope.group = options.group;
     const bull = await this.queue(queue);
     const jobId = encodeJobId(id);
     const priority =
-      options.group === undefined ? undefined : await joinBacklog(this.client, bull, options.group, jobId);
+      envelope.group === undefined ? undefined : await joinBacklog(this.client, bull, envelope.group, jobId);
     // An existing job id makes add() a no-op (it returns a job object that is not the stored one).
     await bull.add(name, envelope, {
       jobId,
       ...(priority === undefined ? {} : { priority }),
       delay: delayMs,
-      attempts: attemptBudget(options.attempts),
+      attempts,
       ...(options.backoff ? { backoff: { type: QUEUE_CLOCK_BACKOFF, delay: options.backoff.delayMs } } : {}),
       removeOnComplete: this.keepCompleted,
       removeOnFail: false,
