@@ -87,7 +87,11 @@ describe('operations console: amounts, approvals, deliveries and declines an ope
     expect((await t.api.post('/sandbox/webhooks/test')).body.details.response_status).toBe(503);
     refuseTests = false;
     for (let i = 0; i < 8; i++) expect((await t.api.post('/sandbox/webhooks/test')).status).toBe(200);
-    // Two agents whose transfers wait: one by its policy's default mode, one above its approval threshold.
+    // Two agents whose transfers wait: one by its policy's default mode, one above its approval threshold. The clock
+    // moves a second before and after them: the deliveries panel lists the newest first, and deliveries made at one
+    // time are listed in the order of their random ids, so their approval webhooks are newer than the test sends and
+    // older than what follows, which keeps them on the panel's first page.
+    clock.advance(1_000);
     const a = agents(t);
     const byMode = await a.connected(policy({ defaultExecutionMode: 'APPROVAL_REQUIRED' }));
     const byThreshold = await a.connected(policy({ approvalThresholds: { currency: 'USD', amount: 1_000 } }));
@@ -104,6 +108,7 @@ describe('operations console: amounts, approvals, deliveries and declines an ope
       (ds: any[]) => ds.length === 2 && ds.every((d) => d.lastStatusCode === 503),
       { what: 'both approval webhooks answered 503', timeoutMs: 10_000 },
     );
+    clock.advance(1_000);
     // A payout to the holder's bank account with a quote: 12.50 USD and its fee.
     const bank = await a.m.external(holder.customerId, 'USD', '777');
     const quote = await t.api.post('/quotes', {
