@@ -26,22 +26,26 @@ export async function joinBacklog(client: Redis, queue: Queue, group: string, jo
   return priorityOf(Number(await client.eval(BACKLOG_SCRIPT, 2, backlogsKey(queue), queue.toKey(jobId), group, 1)));
 }
 
-/** A dead job of `group` was queued again: counted into its group's backlog. */
-export async function rejoinBacklog(client: Redis, queue: Queue, group: string): Promise<void> {
-  await client.eval(BACKLOG_SCRIPT, 1, backlogsKey(queue), group, 1);
+/** Adds `by` to the count of the envelope's group; a failure to count is reported, what was done stands. */
+async function count(client: Redis, queue: Queue, envelope: Envelope, by: 1 | -1, onError: (error: unknown) => void) {
+  if (envelope.group === undefined) return;
+  await client.eval(BACKLOG_SCRIPT, 1, backlogsKey(queue), envelope.group, by).catch(onError);
 }
 
-/**
- * A job of the envelope's group ended (completed or dead): counted out of its group's backlog. A failure to count is
- * reported and the job's end stands; a count missed (or a worker that died between a job's end and its count) only
- * moves the group's later jobs a place back.
- */
-export async function leaveBacklog(
+/** A dead job was queued again: counted back into its group's backlog. */
+export async function rejoinBacklog(
   client: Redis,
   queue: Queue,
   envelope: Envelope,
   onError: (error: unknown) => void,
-): Promise<void> {
-  if (envelope.group === undefined) return;
-  await client.eval(BACKLOG_SCRIPT, 1, backlogsKey(queue), envelope.group, -1).catch(onError);
+) {
+  await count(client, queue, envelope, 1, onError);
+}
+
+/**
+ * A job ended (completed or dead): counted out of its group's backlog. A count missed (or a worker that died between a
+ * job's end and its count) only moves the group's later jobs a place back.
+ */
+export async function leaveBacklog(client: Redis, queue: Queue, envelope: Envelope, onError: (error: unknown) => void) {
+  await count(client, queue, envelope, -1, onError);
 }

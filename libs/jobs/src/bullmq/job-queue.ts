@@ -262,13 +262,12 @@ export class BullmqJobQueue implements JobQueue {
     try {
       await job.updateData({ ...(job.data as Envelope), dueAt: this.clock.now().getTime() });
       await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-      const { group } = job.data as Envelope;
-      if (group !== undefined) await rejoinBacklog(this.client, await this.queue(queue), group);
-      return true;
     } catch {
       // Retried concurrently or no longer failed.
       return false;
     }
+    await rejoinBacklog(this.client, await this.queue(queue), job.data as Envelope, this.onError);
+    return true;
   }
 
   async promoteDue(): Promise<number> {
