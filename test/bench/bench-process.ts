@@ -44,9 +44,13 @@ export interface BenchProcess<Ready> {
   close(): Promise<void>;
 }
 
-/** A process's CPU time (user + system) in µs: all its threads' (`process.cpuUsage()`), and its main thread's alone. */
+/**
+ * A process's CPU time (user + system) in µs: all its threads' (`process.cpuUsage()`), the part of it spent in the
+ * kernel (system: syscalls, waking threads, the network stack, fsync), and its main thread's alone.
+ */
 export interface CpuTimes {
   total: number;
+  kernel: number;
   /** From /proc (Linux, in clock ticks of 10 ms); null elsewhere. */
   mainThread: number | null;
 }
@@ -135,7 +139,7 @@ export function serveBenchProcess(
     start: async (args) => (started = await setup(args)).ready,
     cpu: (): CpuTimes => {
       const { user, system } = process.cpuUsage();
-      return { total: user + system, mainThread: mainThreadMicros() };
+      return { total: user + system, kernel: system, mainThread: mainThreadMicros() };
     },
     'profile-start': async (label: string) => void (profile = await startProfile(label)),
     'profile-stop': async () => {
@@ -173,6 +177,8 @@ export interface Measured {
 /** A window measured with the CPU time the server spent in it, per operation (µs): all its threads', its main one's. */
 export interface ServerMeasured extends Measured {
   cpuPerOpMicros: number;
+  /** The part of `cpuPerOpMicros` spent in the kernel. */
+  kernelCpuPerOpMicros: number;
   mainThreadCpuPerOpMicros: number | null;
 }
 
@@ -196,11 +202,12 @@ export async function withServerCpu(
   return {
     ...measured,
     cpuPerOpMicros: (after.total - before.total) / ops,
+    kernelCpuPerOpMicros: (after.kernel - before.kernel) / ops,
     mainThreadCpuPerOpMicros: main === null ? null : main / ops,
   };
 }
 
-/** "server CPU 1,234 µs per <what> (main thread 567)": a window's CPU figures for a report line. */
+/** "server CPU 1,234 µs per <what> (kernel 456, main thread 567)": a window's CPU figures for a report line. */
 export const cpuText = (m: ServerMeasured, what: string): string =>
-  `server CPU ${fmt(m.cpuPerOpMicros)} µs per ${what}` +
-  (m.mainThreadCpuPerOpMicros === null ? '' : ` (main thread ${fmt(m.mainThreadCpuPerOpMicros)})`);
+  `server CPU ${fmt(m.cpuPerOpMicros)} µs per ${what} (kernel ${fmt(m.kernelCpuPerOpMicros)}` +
+  (m.mainThreadCpuPerOpMicros === null ? ')' : `, main thread ${fmt(m.mainThreadCpuPerOpMicros)})`);

@@ -126,10 +126,12 @@ export const cardsFreezeUnfreeze: Scenario = {
         serviceP50Ms: round(pct(ours, 0.5)),
         serviceP99Ms: round(pct(ours, 0.99)),
         serviceCpuPerOpMicros: round(ours.cpuPerOpMicros),
+        serviceKernelCpuPerOpMicros: round(ours.kernelCpuPerOpMicros),
         rawRoundTripsPerSecond: round(perSecond(raw)),
         rawP50Ms: round(pct(raw, 0.5)),
         rawP99Ms: round(pct(raw, 0.99)),
         rawCpuPerOpMicros: round(raw.cpuPerOpMicros),
+        rawKernelCpuPerOpMicros: round(raw.kernelCpuPerOpMicros),
         throughputRatio: round(perSecond(ours) / perSecond(raw), 3),
       };
       return { lines, ratio: round(cpuRatio, 3), figures };

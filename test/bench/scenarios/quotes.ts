@@ -120,11 +120,13 @@ export const quotes: Scenario = {
         concurrentP50Ms: round(pct(ours.many, 0.5)),
         concurrentP99Ms: round(pct(ours.many, 0.99)),
         serviceCpuPerOpMicros: round(ours.many.cpuPerOpMicros),
+        serviceKernelCpuPerOpMicros: round(ours.many.kernelCpuPerOpMicros),
         rawOneClientPerSecond: round(rate(raw.one)),
         rawConcurrentPerSecond: round(rate(raw.many)),
         rawConcurrentP50Ms: round(pct(raw.many, 0.5)),
         rawConcurrentP99Ms: round(pct(raw.many, 0.99)),
         rawCpuPerOpMicros: round(raw.many.cpuPerOpMicros),
+        rawKernelCpuPerOpMicros: round(raw.many.kernelCpuPerOpMicros),
         throughputRatio: round(rate(ours.many) / rate(raw.many), 3),
       };
       return { lines, ratio: round(cpuRatio, 3), figures };

@@ -143,10 +143,12 @@ export const signedRetry: Scenario = {
         serviceConcurrentP50Ms: p(ours.concurrent, 0.5),
         serviceConcurrentP99Ms: p(ours.concurrent, 0.99),
         serviceCpuPerOpMicros: round(ours.concurrent.cpuPerOpMicros),
+        serviceKernelCpuPerOpMicros: round(ours.concurrent.kernelCpuPerOpMicros),
         rawConcurrentPerSecond: round(rate(theirs.concurrent)),
         rawConcurrentP50Ms: p(theirs.concurrent, 0.5),
         rawConcurrentP99Ms: p(theirs.concurrent, 0.99),
         rawCpuPerOpMicros: round(theirs.concurrent.cpuPerOpMicros),
+        rawKernelCpuPerOpMicros: round(theirs.concurrent.kernelCpuPerOpMicros),
         throughputRatio: round(rate(ours.concurrent) / rate(theirs.concurrent), 3),
       };
       return { lines, ratio: round(cpuRatio, 3), figures };
