@@ -299,7 +299,10 @@ export function jobQueueContract(name: string, factory: (clock: ManualClock) => 
       });
       const dead = await jobs.enqueue(queue, 'now', {}, { id: 'dead-b', group: 'platform-b' });
       await until(dead, 'dead');
-      await waitFor(async () => (await jobs.depth(queue)).waiting === 0, 'the runnable jobs to end');
+      await waitFor(async () => {
+        const { waiting, active } = await jobs.depth(queue);
+        return waiting + active === 0;
+      }, 'the runnable jobs to end');
       expect(await jobs.depth(queue, 'platform-a')).toEqual({ waiting: 0, delayed: 1, active: 0, dead: 2 });
       expect(await jobs.depth(queue, 'platform-b')).toEqual({ waiting: 0, delayed: 1, active: 0, dead: 1 });
       expect(await jobs.depth(`${queue}-empty`)).toEqual({ waiting: 0, delayed: 0, active: 0, dead: 0 });

@@ -9,10 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { transformFileSync } from '@swc/core';
 import { Redis } from 'ioredis';
 import { ManualClock } from '#domain/clock.js';
+import { Sqlite } from '#sqlite/driver.js';
 import { findRedisServer, startRedis, type RedisHandle } from '../../../test/support/redis-server.js';
 import { BullmqJobQueue, decodeJobId, encodeJobId } from './bullmq/job-queue.js';
 import { createJobQueue } from './index.js';
-import { UnrecoverableJobError } from './job-queue.js';
+import { DeferredJobError, UnrecoverableJobError, type JobQueue } from './job-queue.js';
 import { jobQueueContract, waitFor } from './job-queue.contract.js';
 import { jobQueueDueContract } from './job-queue-due.contract.js';
 import { SqliteJobQueue } from './sqlite/job-queue.js';
@@ -119,6 +120,7 @@ function spawnClaimingChild(dir: string, dbPath: string, clockMs: number, leaseM
     'backoff.ts',
     'sqlite/log-sync.ts',
     'sqlite/job-store.ts',
+    'sqlite/group-places.ts',
     'sqlite/job-worker.ts',
     'sqlite/job-queue.ts',
     '../../event-store/src/sqlite/commit-watch.ts',
@@ -176,6 +178,105 @@ queue.process('crash', async (job) => {
   });
   return { process: child, claimed, exited };
 }
+
+/**
+ * Queue `fair` gets 40 jobs of group a, then 2 of group b, then (`ungrouped`) one without a group, then a0 again:
+ * enqueueing an existing job changes nothing, its group's count included.
+ */
+async function enqueueBacklogs(jobs: JobQueue, { ungrouped }: { ungrouped: boolean }): Promise<void> {
+  for (let i = 0; i < 40; i += 1)
+    await jobs.enqueue('fair', 'deliver', { job: `a${i}` }, { id: `a${i}`, group: 'Platform:a' });
+  for (let i = 0; i < 2; i += 1) await jobs.enqueue('fair', 'deliver', { job: `b${i}` }, { group: 'Platform:b' });
+  if (ungrouped) await jobs.enqueue('fair', 'deliver', { job: 'c0' });
+  await jobs.enqueue('fair', 'deliver', { job: 'a0' }, { id: 'a0', group: 'Platform:a' });
+}
+
+/** Runs queue `fair` one job at a time (a39 is refused, so it dies): the jobs in the order they ran. */
+function runOneAtATime(jobs: JobQueue): string[] {
+  const order: string[] = [];
+  jobs.process<{ job: string }>(
+    'fair',
+    async ({ data }) => {
+      order.push(data.job);
+      if (data.job === 'a39') throw new UnrecoverableJobError('refused');
+    },
+    { concurrency: 1 },
+  );
+  return order;
+}
+
+describe('SqliteJobQueue groups', () => {
+  it("runs a group's first jobs before the rest of another group's backlog, each group's in order", async () => {
+    const jobs = new SqliteJobQueue(join(tempDir('jobs-fair-'), 'jobs.db'), { clock: new ManualClock() });
+    try {
+      await enqueueBacklogs(jobs, { ungrouped: true });
+      expect(jobs.places.of('fair')).toEqual({ '': 1, 'Platform:a': 40, 'Platform:b': 2 });
+      const order = runOneAtATime(jobs);
+      await waitFor(() => order.length === 43, 'every job run');
+      // b's jobs and the job without a group were enqueued after all of a's, and run as a's first and second do.
+      expect(order.slice(0, 6)).toEqual(['a0', 'b0', 'c0', 'a1', 'b1', 'a2']);
+      expect(order.filter((job) => job.startsWith('a'))).toEqual(Array.from({ length: 40 }, (_, i) => `a${i}`));
+      // A dead job revived goes behind its group's jobs, a later delayed one included.
+      await jobs.enqueue('fair', 'deliver', { job: 'a40' }, { id: 'a40', group: 'Platform:a', delayMs: 60_000 });
+      expect(await jobs.retryDead('fair', 'a39')).toBe(true);
+      expect(jobs.places.of('fair')['Platform:a']).toBe(42);
+      await waitFor(() => order.length === 44, 'the revived job run');
+      expect(order[43]).toBe('a39');
+    } finally {
+      await jobs.close();
+    }
+  });
+
+  it("defers a run to the back of its group, behind another group's first jobs", async () => {
+    const jobs = new SqliteJobQueue(join(tempDir('jobs-defer-'), 'jobs.db'), { clock: new ManualClock() });
+    try {
+      for (let i = 0; i < 3; i += 1)
+        await jobs.enqueue('held', 'deliver', { job: `a${i}` }, { id: `a${i}`, group: 'Platform:a' });
+      const order: string[] = [];
+      let deferred = false;
+      jobs.process<{ job: string }>(
+        'held',
+        async ({ data }) => {
+          order.push(data.job);
+          // a0's first run finds its group at its limit: it runs again at once, behind a's other jobs.
+          if (data.job === 'a0' && !deferred) {
+            deferred = true;
+            await jobs.enqueue('held', 'deliver', { job: 'b0' }, { id: 'b0', group: 'Platform:b' });
+            throw new DeferredJobError(0);
+          }
+        },
+        { concurrency: 1 },
+      );
+      await waitFor(() => order.length === 5, 'every job run');
+      // b0 came when a1 was a's first waiting job, and takes a1's place: after a1, before a2.
+      expect(order).toEqual(['a0', 'a1', 'b0', 'a2', 'a0']);
+    } finally {
+      await jobs.close();
+    }
+  });
+
+  it('opens a file from before places: its jobs take place 0 and run', async () => {
+    const path = join(tempDir('jobs-old-'), 'jobs.db');
+    const old = new Sqlite(path);
+    old.exec(`CREATE TABLE jobs (queue TEXT NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, data TEXT NOT NULL,
+      state TEXT NOT NULL, attempts_made INTEGER NOT NULL DEFAULT 0, max_attempts INTEGER NOT NULL, backoff TEXT,
+      due_at INTEGER NOT NULL, lease_until INTEGER, lease_token TEXT, last_error TEXT, created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL, finished_at INTEGER, grp TEXT, PRIMARY KEY (queue, id))`);
+    old.exec(`INSERT INTO jobs (queue, id, name, data, state, max_attempts, due_at, created_at, updated_at, grp)
+      VALUES ('q', 'old', 'n', '{"job":"old"}', 'waiting', 1, 0, 0, 0, 'Platform:a')`);
+    old.close();
+    const jobs = new SqliteJobQueue(path, { clock: new ManualClock() });
+    try {
+      await jobs.enqueue('q', 'n', { job: 'new' }, { group: 'Platform:a' });
+      const order: string[] = [];
+      jobs.process<{ job: string }>('q', async ({ data }) => void order.push(data.job), { concurrency: 1 });
+      await waitFor(() => order.length === 2, 'both jobs run');
+      expect(order).toEqual(['old', 'new']);
+    } finally {
+      await jobs.close();
+    }
+  });
+});
 
 describe('createJobQueue', () => {
   it('opens the embedded adapter on the configured file', async () => {
@@ -248,22 +349,10 @@ if (redisMissing) console.warn('Skipping the BullMQ job-queue contract: redis-se
     const jobs = new BullmqJobQueue({ url: redis!.url, clock: new ManualClock(), prefix });
     const redisClient = new Redis(redis!.url);
     try {
-      for (let i = 0; i < 40; i += 1)
-        await jobs.enqueue('fair', 'deliver', { job: `a${i}` }, { id: `a${i}`, group: 'Platform:a' });
-      for (let i = 0; i < 2; i += 1) await jobs.enqueue('fair', 'deliver', { job: `b${i}` }, { group: 'Platform:b' });
+      await enqueueBacklogs(jobs, { ungrouped: false });
       const backlogs = () => redisClient.hgetall(`${prefix}:fair:group-backlogs`);
-      // Enqueueing an existing job again changes nothing, its count included.
-      await jobs.enqueue('fair', 'deliver', { job: 'a0' }, { id: 'a0', group: 'Platform:a' });
       expect(await backlogs()).toEqual({ 'Platform:a': '40', 'Platform:b': '2' });
-      const order: string[] = [];
-      jobs.process<{ job: string }>(
-        'fair',
-        async ({ data }) => {
-          order.push(data.job);
-          if (data.job === 'a39') throw new UnrecoverableJobError('refused');
-        },
-        { concurrency: 1 },
-      );
+      const order = runOneAtATime(jobs);
       await waitFor(() => order.length === 42, 'every job run');
       // b's jobs were enqueued after all of a's, and run as a's first and second do.
       expect(order.slice(0, 5)).toEqual(['a0', 'b0', 'a1', 'b1', 'a2']);

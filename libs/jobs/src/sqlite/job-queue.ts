@@ -18,7 +18,8 @@ import {
 } from '../job-queue.js';
 import { LogSync } from './log-sync.js';
 import { SqliteWorker, type Finished } from './job-worker.js';
-import { GROUP_INDEX, OLDEST_DUE_SQL, SCHEMA, prepareStatements, type JobRow, type Statements } from './job-store.js';
+import { OLDEST_DUE_SQL, createSchema, prepareStatements, type JobRow, type Statements } from './job-store.js';
+import { GroupPlaces } from './group-places.js';
 
 interface PendingInsert {
   row: {
@@ -77,6 +78,8 @@ export class SqliteJobQueue implements JobQueue {
   private readonly workers = new Set<SqliteWorker>();
   private closing: Promise<void> | undefined;
   private readonly stmt: Statements;
+  /** The places of jobs in the claim order, fair between groups. */
+  readonly places: GroupPlaces;
   private oldestDueStatement?: Database.Statement;
   private inserts: PendingInsert[] = [];
   private insertHandle: NodeJS.Immediate | undefined;
@@ -103,16 +106,16 @@ export class SqliteJobQueue implements JobQueue {
     this.logSync = path === ':memory:' ? undefined : new LogSync(`${path}-wal`);
     // Other processes share the file: wait for their write locks instead of failing.
     this.db.pragma('busy_timeout = 5000');
-    this.db.exec(SCHEMA);
-    const columns = this.db.prepare(`PRAGMA table_info(jobs)`).all() as { name: string }[];
-    if (!columns.some((column) => column.name === 'grp')) this.db.exec(`ALTER TABLE jobs ADD COLUMN grp TEXT`);
-    this.db.exec(GROUP_INDEX);
+    createSchema(this.db);
     this.stmt = prepareStatements(this.db);
+    this.places = new GroupPlaces(this.db);
     if (path !== ':memory:') this.watch = new CommitWatch(dataVersionOf(this.db), 5, quietOnWalWrites(path));
     this.insertAll = this.db.transaction((batch: PendingInsert[], woken: Set<string>) => {
       for (const { row } of batch) {
-        const inserted = this.stmt.insert.run(row);
-        if (inserted.changes > 0 && row.state === 'waiting') woken.add(row.queue);
+        const place = this.places.placeFor(row.queue, row.group);
+        if (this.stmt.insert.run({ ...row, place }).changes === 0) continue;
+        this.places.taken(row.queue, row.group, place);
+        if (row.state === 'waiting') woken.add(row.queue);
       }
     });
     this.recordAll = this.db.transaction((batch: Finished[]) => {
@@ -243,8 +246,8 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async retryDead(queue: string, id: string): Promise<boolean> {
-    const result = await this.durably(() => this.stmt.retryDead.run({ queue, id, now: this.clock.now().getTime() }));
-    if (result.changes === 0) return false;
+    const revived = await this.durably(() => this.places.revive(queue, id, this.clock.now().getTime()));
+    if (!revived) return false;
     this.wake(queue);
     return true;
   }
@@ -347,7 +350,10 @@ export class SqliteJobQueue implements JobQueue {
     const now = this.clock.now().getTime();
     const deferral = deferredBy(error);
     if (deferral !== undefined) {
-      this.stmt.defer.run({ queue: row.queue, id: row.id, token, holdUntil: Date.now() + deferral, now });
+      const { queue, id, grp } = row;
+      const place = this.places.placeFor(queue, grp);
+      const held = this.stmt.defer.run({ queue, id, token, holdUntil: Date.now() + deferral, now, place });
+      if (held.changes > 0) this.places.taken(queue, grp, place);
       return deferral === 0;
     }
     const attemptsMade = row.attempts_made + 1;

@@ -1,11 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { Sqlite } from '#sqlite/driver.js';
-import { GROUP_INDEX, SCHEMA, prepareStatements } from './job-store.js';
+import { createSchema, prepareStatements } from './job-store.js';
 
 function store() {
   const db = new Sqlite(':memory:');
-  db.exec(SCHEMA);
-  db.exec(GROUP_INDEX);
+  createSchema(db);
   const stmt = prepareStatements(db);
   const add = (id: string, state: string, dueAt: number, createdAt: number, leaseUntil: number | null = null) => {
     stmt.insert.run({
@@ -19,6 +18,7 @@ function store() {
       dueAt,
       now: createdAt,
       group: null,
+      place: 0,
     });
     db.prepare(`UPDATE jobs SET state = ?, lease_until = ? WHERE queue = 'q' AND id = ?`).run(state, leaseUntil, id);
   };
@@ -66,6 +66,7 @@ describe('SQLite job store: claims', () => {
     const seeks = [
       /^SEARCH jobs USING INTEGER PRIMARY KEY/,
       /^SEARCH jobs USING (COVERING )?INDEX jobs_claimable \(queue=\? AND state=\?/,
+      /^SEARCH jobs USING (COVERING )?INDEX jobs_waiting \(queue=\?/,
       /^SEARCH jobs USING INDEX jobs_leases \(queue=\? AND lease_until<\?\)/,
     ];
     for (const read of reads) expect(seeks.some((seek) => seek.test(read)) ? read : `not a seek: ${read}`).toBe(read);

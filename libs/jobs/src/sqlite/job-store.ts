@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { PLACES_SCHEMA } from './group-places.js';
 
 /** The embedded job queue's table and its statements. */
 
@@ -18,6 +19,7 @@ export interface JobRow {
   lease_token: string | null;
   last_error: string | null;
   grp: string | null;
+  place: number;
 }
 
 export const SCHEMA = `
@@ -38,22 +40,39 @@ CREATE TABLE IF NOT EXISTS jobs (
   updated_at INTEGER NOT NULL,
   finished_at INTEGER,
   grp TEXT,
+  place INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (queue, id)
 );
+${PLACES_SCHEMA}
 CREATE INDEX IF NOT EXISTS jobs_claimable ON jobs (queue, state, due_at, created_at);
 CREATE INDEX IF NOT EXISTS jobs_leases ON jobs (queue, lease_until) WHERE state = 'active';
 DROP INDEX IF EXISTS jobs_runnable;
 `;
-/** Files made before jobs had clock groups get the column; the index needs it, so it comes after. */
-export const GROUP_INDEX = `CREATE INDEX IF NOT EXISTS jobs_group ON jobs (grp, state) WHERE grp IS NOT NULL`;
+/** Files made before jobs had clock groups and places get the columns; the indexes need them, so they come after. */
+export const GROUP_INDEX =
+  `CREATE INDEX IF NOT EXISTS jobs_group ON jobs (grp, state) WHERE grp IS NOT NULL;\n` +
+  `CREATE INDEX IF NOT EXISTS jobs_waiting ON jobs (queue, place, due_at, created_at) WHERE state = 'waiting';`;
+
+/** The tables and their indexes; a file made before clock groups or places gets the columns. */
+export function createSchema(db: Database.Database): void {
+  db.exec(SCHEMA);
+  const columns = new Set((db.prepare(`PRAGMA table_info(jobs)`).all() as { name: string }[]).map((c) => c.name));
+  // Jobs from before places take place 0 and run first, as they did.
+  for (const [column, type] of [
+    ['grp', 'TEXT'],
+    ['place', 'INTEGER NOT NULL DEFAULT 0'],
+  ])
+    if (!columns.has(column)) db.exec(`ALTER TABLE jobs ADD COLUMN ${column} ${type}`);
+  db.exec(GROUP_INDEX);
+}
 
 /**
- * The first `@limit` jobs of the queue in claim order that meet `condition`. A LIMIT here casts its parameter, as the
- * event store's do (`BOUND_LIMIT` in its sqlite/event-rows.ts says why).
+ * The first `@limit` jobs of the queue in `order` that meet `condition`. A LIMIT here casts its parameter, as the event
+ * store's do (`BOUND_LIMIT` in its sqlite/event-rows.ts says why).
  */
-const claimable = (condition: string) =>
-  `SELECT rowid, due_at, created_at FROM jobs WHERE queue = @queue AND ${condition} ` +
-  `ORDER BY due_at, created_at LIMIT CAST(@limit AS INTEGER)`;
+const claimable = (condition: string, order = 'due_at, created_at') =>
+  `SELECT rowid, place, due_at, created_at FROM jobs WHERE queue = @queue AND ${condition} ` +
+  `ORDER BY ${order} LIMIT CAST(@limit AS INTEGER)`;
 
 /** A deferred run's job (active, a lease nobody holds) is reported as delayed. */
 const HELD_AS_DELAYED = `CASE WHEN state = 'active' AND lease_token IS NULL THEN 'delayed' ELSE state END`;
@@ -67,24 +86,25 @@ export const OLDEST_DUE_SQL =
 export function prepareStatements(db: Database.Database) {
   return {
     insert: db.prepare(
-      `INSERT INTO jobs (queue, id, name, data, state, max_attempts, backoff, due_at, created_at, updated_at, grp)
-       VALUES (@queue, @id, @name, @data, @state, @maxAttempts, @backoff, @dueAt, @now, @now, @group)
+      `INSERT INTO jobs (queue, id, name, data, state, max_attempts, backoff, due_at, created_at, updated_at, grp,
+         place)
+       VALUES (@queue, @id, @name, @data, @state, @maxAttempts, @backoff, @dueAt, @now, @now, @group, @place)
        ON CONFLICT (queue, id) DO NOTHING`,
     ),
-    // The oldest due jobs of each claimable kind (waiting, delayed and due, active with an expired lease), each a seek
-    // in `jobs_claimable` in claim order (the leases in `jobs_leases`: deferred runs hold theirs, however many), then
-    // merged: one condition with OR made SQLite read every job the queue ever had (completed ones too) and sort them,
-    // at every claim.
+    // The first due jobs of each claimable kind (waiting, delayed and due, active with an expired lease), each a seek
+    // in an index (`jobs_waiting`, `jobs_claimable`, `jobs_leases`: deferred runs hold leases, however many), then
+    // merged: one condition with OR made SQLite read every job the queue ever had and sort them, at every claim. Claim
+    // order is a job's place (group-places.ts), then due time, then creation.
     claim: db.prepare(
       `UPDATE jobs SET state = 'active', lease_until = @leaseUntil, lease_token = @token, updated_at = @now
        WHERE rowid IN (
          SELECT rowid FROM (
-           SELECT * FROM (${claimable(`state = 'waiting' AND due_at <= @now`)})
+           SELECT * FROM (${claimable(`state = 'waiting' AND due_at <= @now`, 'place, due_at, created_at')})
            UNION ALL SELECT * FROM (${claimable(`state = 'delayed' AND due_at <= @now`)})
-           UNION ALL SELECT * FROM (SELECT rowid, due_at, created_at FROM jobs
+           UNION ALL SELECT * FROM (SELECT rowid, place, due_at, created_at FROM jobs
              WHERE queue = @queue AND state = 'active' AND lease_until <= @realNow
              ORDER BY lease_until LIMIT CAST(@limit AS INTEGER)))
-         ORDER BY due_at, created_at
+         ORDER BY place, due_at, created_at
          LIMIT CAST(@limit AS INTEGER))
        RETURNING *`,
     ),
@@ -105,7 +125,7 @@ export function prepareStatements(db: Database.Database) {
     // A run that was not an attempt: the job is held (a lease nobody has) until `holdUntil` in real time, its attempts
     // and last error unchanged; then it is claimable as a job whose holder died is.
     defer: db.prepare(
-      `UPDATE jobs SET lease_until = @holdUntil, lease_token = NULL, updated_at = @now
+      `UPDATE jobs SET lease_until = @holdUntil, lease_token = NULL, updated_at = @now, place = @place
        WHERE queue = @queue AND id = @id AND lease_token = @token AND state = 'active'`,
     ),
     get: db.prepare(`SELECT * FROM jobs WHERE queue = ? AND id = ?`),
@@ -117,11 +137,6 @@ export function prepareStatements(db: Database.Database) {
     dead: db.prepare(
       `SELECT * FROM jobs WHERE queue = ? AND state = 'dead' ORDER BY finished_at DESC, rowid DESC ` +
         'LIMIT CAST(? AS INTEGER)',
-    ),
-    retryDead: db.prepare(
-      `UPDATE jobs SET state = 'waiting', attempts_made = 0, due_at = @now, last_error = NULL, updated_at = @now,
-         finished_at = NULL
-       WHERE queue = @queue AND id = @id AND state = 'dead'`,
     ),
     promote: db.prepare(
       `UPDATE jobs SET state = 'waiting', updated_at = @now WHERE state = 'delayed' AND due_at <= @now`,
