@@ -23,14 +23,14 @@ CREATE TABLE IF NOT EXISTS queue_floors (
  * Kept in the transactions that insert, defer and revive jobs. Jobs without a group are the group ''.
  */
 export class GroupPlaces {
-  private readonly stmt: Record<'next' | 'floor' | 'raise' | 'take' | 'dead' | 'revive' | 'list', Database.Statement>;
+  private readonly stmt: Record<'next' | 'floor' | 'raise' | 'take' | 'list', Database.Statement>;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(db: Database.Database) {
     this.stmt = {
       next: db.prepare(`SELECT next FROM group_places WHERE queue = @queue AND grp = COALESCE(@group, '')`),
       floor: db.prepare(
-        `SELECT MAX(COALESCE((SELECT floor FROM queue_floors WHERE queue = @queue), 0),
-           COALESCE((SELECT MIN(place) FROM jobs WHERE queue = @queue AND state = 'waiting'), 0)) AS floor`,
+        `SELECT COALESCE((SELECT floor FROM queue_floors WHERE queue = @queue), 0) AS stored,
+           (SELECT MIN(place) FROM jobs WHERE queue = @queue AND state = 'waiting') AS waiting`,
       ),
       raise: db.prepare(
         `INSERT INTO queue_floors (queue, floor) VALUES (@queue, @floor)
@@ -40,39 +40,23 @@ export class GroupPlaces {
         `INSERT INTO group_places (queue, grp, next) VALUES (@queue, COALESCE(@group, ''), @place + 1)
          ON CONFLICT (queue, grp) DO UPDATE SET next = MAX(next, excluded.next)`,
       ),
-      dead: db.prepare(`SELECT grp FROM jobs WHERE queue = @queue AND id = @id AND state = 'dead'`),
-      revive: db.prepare(
-        `UPDATE jobs SET state = 'waiting', attempts_made = 0, due_at = @now, last_error = NULL, updated_at = @now,
-           finished_at = NULL, place = @place
-         WHERE queue = @queue AND id = @id AND state = 'dead'`,
-      ),
       list: db.prepare(`SELECT grp, next FROM group_places WHERE queue = ? ORDER BY grp`),
     };
   }
 
-  /** The place a job of `group` would take now (`taken` reserves it once the job is written). */
-  placeFor(queue: string, group: string | null): number {
-    const { floor } = this.stmt.floor.get({ queue }) as { floor: number };
-    this.stmt.raise.run({ queue, floor });
+  /**
+   * Runs `write` with the place a job of `group` takes now; once it wrote the job (true), the group's next job comes
+   * after it. Called inside the transaction that writes the job.
+   */
+  assign(queue: string, group: string | null, write: (place: number) => boolean): boolean {
+    const { stored, waiting } = this.stmt.floor.get({ queue }) as { stored: number; waiting: number | null };
+    const floor = Math.max(stored, waiting ?? 0);
+    if (floor > stored) this.stmt.raise.run({ queue, floor });
     const next = (this.stmt.next.get({ queue, group }) as { next: number } | undefined)?.next ?? 0;
-    return Math.max(next, floor);
-  }
-
-  /** A job of `group` took `place`: the group's next job comes after it. */
-  taken(queue: string, group: string | null, place: number): void {
+    const place = Math.max(next, floor);
+    if (!write(place)) return false;
     this.stmt.take.run({ queue, group, place });
-  }
-
-  /** A dead job back to waiting, behind its group's jobs; false when it is not dead. */
-  revive(queue: string, id: string, now: number): boolean {
-    return this.db.transaction(() => {
-      const job = this.stmt.dead.get({ queue, id }) as { grp: string | null } | undefined;
-      if (!job) return false;
-      const place = this.placeFor(queue, job.grp);
-      this.stmt.revive.run({ queue, id, now, place });
-      this.taken(queue, job.grp, place);
-      return true;
-    })();
+    return true;
   }
 
   /** Each group's next place in `queue`. */

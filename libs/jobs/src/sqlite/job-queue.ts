@@ -112,10 +112,8 @@ export class SqliteJobQueue implements JobQueue {
     if (path !== ':memory:') this.watch = new CommitWatch(dataVersionOf(this.db), 5, quietOnWalWrites(path));
     this.insertAll = this.db.transaction((batch: PendingInsert[], woken: Set<string>) => {
       for (const { row } of batch) {
-        const place = this.places.placeFor(row.queue, row.group);
-        if (this.stmt.insert.run({ ...row, place }).changes === 0) continue;
-        this.places.taken(row.queue, row.group, place);
-        if (row.state === 'waiting') woken.add(row.queue);
+        const inserted = this.places.assign(row.queue, row.group, (place) => run(this.stmt.insert, { ...row, place }));
+        if (inserted && row.state === 'waiting') woken.add(row.queue);
       }
     });
     this.recordAll = this.db.transaction((batch: Finished[]) => {
@@ -246,8 +244,13 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async retryDead(queue: string, id: string): Promise<boolean> {
-    const revived = await this.durably(() => this.places.revive(queue, id, this.clock.now().getTime()));
-    if (!revived) return false;
+    const now = this.clock.now().getTime();
+    const revive = this.db.transaction(() => {
+      const job = this.stmt.get.get(queue, id) as JobRow | undefined;
+      if (job?.state !== 'dead') return false;
+      return this.places.assign(queue, job.grp, (place) => run(this.stmt.retryDead, { queue, id, now, place }));
+    });
+    if (!(await this.durably(revive))) return false;
     this.wake(queue);
     return true;
   }
@@ -351,9 +354,8 @@ export class SqliteJobQueue implements JobQueue {
     const deferral = deferredBy(error);
     if (deferral !== undefined) {
       const { queue, id, grp } = row;
-      const place = this.places.placeFor(queue, grp);
-      const held = this.stmt.defer.run({ queue, id, token, holdUntil: Date.now() + deferral, now, place });
-      if (held.changes > 0) this.places.taken(queue, grp, place);
+      const holdUntil = Date.now() + deferral;
+      this.places.assign(queue, grp, (place) => run(this.stmt.defer, { queue, id, token, holdUntil, now, place }));
       return deferral === 0;
     }
     const attemptsMade = row.attempts_made + 1;
@@ -378,6 +380,9 @@ export class SqliteJobQueue implements JobQueue {
     for (const worker of this.workers) if (worker.queue === queue) worker.pump();
   }
 }
+
+/** Runs a write; true when it changed a row. */
+const run = (statement: Database.Statement, params: object): boolean => statement.run(params).changes > 0;
 
 function toInfo<T>(row: JobRow): JobInfo<T> {
   const info: JobInfo<T> = {

@@ -49,7 +49,7 @@ CREATE INDEX IF NOT EXISTS jobs_leases ON jobs (queue, lease_until) WHERE state 
 DROP INDEX IF EXISTS jobs_runnable;
 `;
 /** Files made before jobs had clock groups and places get the columns; the indexes need them, so they come after. */
-export const GROUP_INDEX =
+const ADDED_COLUMNS_INDEXES =
   `CREATE INDEX IF NOT EXISTS jobs_group ON jobs (grp, state) WHERE grp IS NOT NULL;\n` +
   `CREATE INDEX IF NOT EXISTS jobs_waiting ON jobs (queue, place, due_at, created_at) WHERE state = 'waiting';`;
 
@@ -63,7 +63,7 @@ export function createSchema(db: Database.Database): void {
     ['place', 'INTEGER NOT NULL DEFAULT 0'],
   ])
     if (!columns.has(column)) db.exec(`ALTER TABLE jobs ADD COLUMN ${column} ${type}`);
-  db.exec(GROUP_INDEX);
+  db.exec(ADDED_COLUMNS_INDEXES);
 }
 
 /**
@@ -92,9 +92,8 @@ export function prepareStatements(db: Database.Database) {
        ON CONFLICT (queue, id) DO NOTHING`,
     ),
     // The first due jobs of each claimable kind (waiting, delayed and due, active with an expired lease), each a seek
-    // in an index (`jobs_waiting`, `jobs_claimable`, `jobs_leases`: deferred runs hold leases, however many), then
-    // merged: one condition with OR made SQLite read every job the queue ever had and sort them, at every claim. Claim
-    // order is a job's place (group-places.ts), then due time, then creation.
+    // in `jobs_waiting`, `jobs_claimable` or `jobs_leases`, then merged (one condition with OR read the whole queue at
+    // every claim), in claim order: a job's place (group-places.ts), then due time, then creation.
     claim: db.prepare(
       `UPDATE jobs SET state = 'active', lease_until = @leaseUntil, lease_token = @token, updated_at = @now
        WHERE rowid IN (
@@ -137,6 +136,11 @@ export function prepareStatements(db: Database.Database) {
     dead: db.prepare(
       `SELECT * FROM jobs WHERE queue = ? AND state = 'dead' ORDER BY finished_at DESC, rowid DESC ` +
         'LIMIT CAST(? AS INTEGER)',
+    ),
+    retryDead: db.prepare(
+      `UPDATE jobs SET state = 'waiting', attempts_made = 0, due_at = @now, last_error = NULL, updated_at = @now,
+         finished_at = NULL, place = @place
+       WHERE queue = @queue AND id = @id AND state = 'dead'`,
     ),
     promote: db.prepare(
       `UPDATE jobs SET state = 'waiting', updated_at = @now WHERE state = 'delayed' AND due_at <= @now`,
