@@ -18,7 +18,7 @@ import {
 } from '../job-queue.js';
 import { LogSync } from './log-sync.js';
 import { SqliteWorker, type Finished } from './job-worker.js';
-import { OLDEST_DUE_SQL, createSchema, prepareStatements, type JobRow, type Statements } from './job-store.js';
+import { OLDEST_DUE_SQL, createSchema, prepareStatements, run, type JobRow, type Statements } from './job-store.js';
 import { GroupPlaces } from './group-places.js';
 
 interface PendingInsert {
@@ -110,6 +110,7 @@ export class SqliteJobQueue implements JobQueue {
     this.stmt = prepareStatements(this.db);
     this.places = new GroupPlaces(this.db);
     if (path !== ':memory:') this.watch = new CommitWatch(dataVersionOf(this.db), 5, quietOnWalWrites(path));
+    // Run as `BEGIN IMMEDIATE`: they read places, then write, and another process's commit in between would fail them.
     this.insertAll = this.db.transaction((batch: PendingInsert[], woken: Set<string>) => {
       for (const { row } of batch) {
         const inserted = this.places.assign(row.queue, row.group, (place) => run(this.stmt.insert, { ...row, place }));
@@ -165,7 +166,7 @@ export class SqliteJobQueue implements JobQueue {
     if (batch.length === 0) return;
     const woken = new Set<string>();
     try {
-      await this.durably(() => this.insertAll(batch, woken));
+      await this.durably(() => this.insertAll.immediate(batch, woken));
     } catch (error) {
       // Rolled back, or not known to be on disk.
       for (const pending of batch) pending.reject(error);
@@ -250,7 +251,7 @@ export class SqliteJobQueue implements JobQueue {
       if (job?.state !== 'dead') return false;
       return this.places.assign(queue, job.grp, (place) => run(this.stmt.retryDead, { queue, id, now, place }));
     });
-    if (!(await this.durably(revive))) return false;
+    if (!(await this.durably(() => revive.immediate()))) return false;
     this.wake(queue);
     return true;
   }
@@ -314,7 +315,7 @@ export class SqliteJobQueue implements JobQueue {
     // The workers whose slots freed, and those of a queue with a job to run again at once.
     const workers = new Set(batch.map((f) => f.worker));
     try {
-      for (const queue of this.recordAll(batch)) for (const w of this.workers) if (w.queue === queue) workers.add(w);
+      for (const q of this.recordAll.immediate(batch)) for (const w of this.workers) if (w.queue === q) workers.add(w);
     } catch (error) {
       this.onError(error);
     }
@@ -380,9 +381,6 @@ export class SqliteJobQueue implements JobQueue {
     for (const worker of this.workers) if (worker.queue === queue) worker.pump();
   }
 }
-
-/** Runs a write; true when it changed a row. */
-const run = (statement: Database.Statement, params: object): boolean => statement.run(params).changes > 0;
 
 function toInfo<T>(row: JobRow): JobInfo<T> {
   const info: JobInfo<T> = {

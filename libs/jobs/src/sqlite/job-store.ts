@@ -155,3 +155,6 @@ export function prepareStatements(db: Database.Database) {
 }
 
 export type Statements = ReturnType<typeof prepareStatements>;
+
+/** Runs a write; true when it changed a row. */
+export const run = (statement: Database.Statement, params: object): boolean => statement.run(params).changes > 0;
