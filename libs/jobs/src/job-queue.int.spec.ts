@@ -55,23 +55,54 @@ function runOneAtATime(jobs: JobQueue): string[] {
   return order;
 }
 
+/**
+ * Runs `enqueueBacklogs` one job at a time and checks the order: b's jobs and the job without a group, enqueued after
+ * all of a's, run as a's first and second do; then a dead job revived runs behind its group's jobs, a later delayed
+ * one included. `places` reads each group's next place.
+ */
+async function expectFairOrder(jobs: JobQueue, places: () => Promise<Record<string, number>>): Promise<void> {
+  await enqueueBacklogs(jobs, { ungrouped: true });
+  expect(await places()).toEqual({ '': 1, 'Platform:a': 40, 'Platform:b': 2 });
+  const order = runOneAtATime(jobs);
+  await waitFor(() => order.length === 43, 'every job run');
+  expect(order.slice(0, 6)).toEqual(['a0', 'b0', 'c0', 'a1', 'b1', 'a2']);
+  expect(order.filter((job) => job.startsWith('a'))).toEqual(Array.from({ length: 40 }, (_, i) => `a${i}`));
+  await jobs.enqueue('fair', 'deliver', { job: 'a40' }, { id: 'a40', group: 'Platform:a', delayMs: 60_000 });
+  expect(await jobs.retryDead('fair', 'a39')).toBe(true);
+  expect((await places())['Platform:a']).toBe(42);
+  await waitFor(() => order.length === 44, 'the revived job run');
+  expect(order[43]).toBe('a39');
+}
+
+/** A deferred run goes to the back of its group, behind another group's job that came meanwhile. */
+async function expectDeferredToBack(jobs: JobQueue): Promise<void> {
+  for (let i = 0; i < 3; i += 1)
+    await jobs.enqueue('held', 'deliver', { job: `a${i}` }, { id: `a${i}`, group: 'Platform:a' });
+  const order: string[] = [];
+  let deferred = false;
+  jobs.process<{ job: string }>(
+    'held',
+    async ({ data }) => {
+      order.push(data.job);
+      // a0's first run finds its group at its limit: it runs again at once, behind a's other jobs.
+      if (data.job === 'a0' && !deferred) {
+        deferred = true;
+        await jobs.enqueue('held', 'deliver', { job: 'b0' }, { id: 'b0', group: 'Platform:b' });
+        throw new DeferredJobError(0);
+      }
+    },
+    { concurrency: 1 },
+  );
+  await waitFor(() => order.length === 5, 'every job run');
+  // b0 came when a1 was a's first waiting job, and takes a1's place: after a1, before a2.
+  expect(order).toEqual(['a0', 'a1', 'b0', 'a2', 'a0']);
+}
+
 describe('SqliteJobQueue groups', () => {
   it("runs a group's first jobs before the rest of another group's backlog, each group's in order", async () => {
     const jobs = new SqliteJobQueue(join(tempDir('jobs-fair-'), 'jobs.db'), { clock: new ManualClock() });
     try {
-      await enqueueBacklogs(jobs, { ungrouped: true });
-      expect(jobs.places.of('fair')).toEqual({ '': 1, 'Platform:a': 40, 'Platform:b': 2 });
-      const order = runOneAtATime(jobs);
-      await waitFor(() => order.length === 43, 'every job run');
-      // b's jobs and the job without a group were enqueued after all of a's, and run as a's first and second do.
-      expect(order.slice(0, 6)).toEqual(['a0', 'b0', 'c0', 'a1', 'b1', 'a2']);
-      expect(order.filter((job) => job.startsWith('a'))).toEqual(Array.from({ length: 40 }, (_, i) => `a${i}`));
-      // A dead job revived goes behind its group's jobs, a later delayed one included.
-      await jobs.enqueue('fair', 'deliver', { job: 'a40' }, { id: 'a40', group: 'Platform:a', delayMs: 60_000 });
-      expect(await jobs.retryDead('fair', 'a39')).toBe(true);
-      expect(jobs.places.of('fair')['Platform:a']).toBe(42);
-      await waitFor(() => order.length === 44, 'the revived job run');
-      expect(order[43]).toBe('a39');
+      await expectFairOrder(jobs, async () => jobs.places.of('fair'));
     } finally {
       await jobs.close();
     }
@@ -80,26 +111,7 @@ describe('SqliteJobQueue groups', () => {
   it("defers a run to the back of its group, behind another group's first jobs", async () => {
     const jobs = new SqliteJobQueue(join(tempDir('jobs-defer-'), 'jobs.db'), { clock: new ManualClock() });
     try {
-      for (let i = 0; i < 3; i += 1)
-        await jobs.enqueue('held', 'deliver', { job: `a${i}` }, { id: `a${i}`, group: 'Platform:a' });
-      const order: string[] = [];
-      let deferred = false;
-      jobs.process<{ job: string }>(
-        'held',
-        async ({ data }) => {
-          order.push(data.job);
-          // a0's first run finds its group at its limit: it runs again at once, behind a's other jobs.
-          if (data.job === 'a0' && !deferred) {
-            deferred = true;
-            await jobs.enqueue('held', 'deliver', { job: 'b0' }, { id: 'b0', group: 'Platform:b' });
-            throw new DeferredJobError(0);
-          }
-        },
-        { concurrency: 1 },
-      );
-      await waitFor(() => order.length === 5, 'every job run');
-      // b0 came when a1 was a's first waiting job, and takes a1's place: after a1, before a2.
-      expect(order).toEqual(['a0', 'a1', 'b0', 'a2', 'a0']);
+      await expectDeferredToBack(jobs);
     } finally {
       await jobs.close();
     }
@@ -194,22 +206,65 @@ if (redisMissing) console.warn('Skipping the BullMQ job-queue contract: redis-se
   jobQueueContract('bullmq', bullmqQueue);
   jobQueueDueContract('bullmq', bullmqQueue);
 
-  it("runs a group's first jobs before the rest of another group's backlog; counts jobs out at their end", async () => {
+  it("runs a group's first jobs before the rest of another group's backlog, each group's in order", async () => {
     const prefix = `t${randomUUID().slice(0, 8)}`;
     const jobs = new BullmqJobQueue({ url: redis!.url, clock: new ManualClock(), prefix });
     const redisClient = new Redis(redis!.url);
     try {
-      await enqueueBacklogs(jobs, { ungrouped: false });
-      const backlogs = () => redisClient.hgetall(`${prefix}:fair:group-backlogs`);
-      expect(await backlogs()).toEqual({ 'Platform:a': '40', 'Platform:b': '2' });
-      const order = runOneAtATime(jobs);
-      await waitFor(() => order.length === 42, 'every job run');
-      // b's jobs were enqueued after all of a's, and run as a's first and second do.
-      expect(order.slice(0, 5)).toEqual(['a0', 'b0', 'a1', 'b1', 'a2']);
-      // Completed and dead jobs alike leave their group's backlog.
-      await waitFor(async () => Object.keys(await backlogs()).length === 0, 'the backlogs counted out');
+      const places = async () => {
+        const nexts = await redisClient.hgetall(`${prefix}:fair:group-places`);
+        return Object.fromEntries(Object.entries(nexts).map(([group, next]) => [group, Number(next)]));
+      };
+      await expectFairOrder(jobs, places);
     } finally {
       redisClient.disconnect();
+      await jobs.close();
+    }
+  });
+
+  it('moves every place down by the floor once it reaches the threshold, and the jobs keep their order', async () => {
+    const prefix = `t${randomUUID().slice(0, 8)}`;
+    const jobs = new BullmqJobQueue({ url: redis!.url, clock: new ManualClock(), prefix, placesRebaseAt: 10 });
+    const redisClient = new Redis(redis!.url);
+    try {
+      for (let i = 0; i < 12; i += 1)
+        await jobs.enqueue('rebase', 'deliver', { job: `a${i}` }, { id: `a${i}`, group: 'Platform:a' });
+      const order: string[] = [];
+      let release = () => {};
+      const held = new Promise<void>((done) => (release = done));
+      jobs.process<{ job: string }>(
+        'rebase',
+        async ({ data }) => {
+          order.push(data.job);
+          if (data.job === 'a10') await held;
+        },
+        { concurrency: 1 },
+      );
+      await waitFor(() => order.length === 11, 'a0 to a10 run');
+      // a11 (place 11) is the first waiting job: the floor reaches 11, and every place moves down by 11.
+      await jobs.enqueue('rebase', 'deliver', { job: 'b0' }, { id: 'b0', group: 'Platform:b' });
+      const key = (suffix: string) => `${prefix}:rebase:${suffix}`;
+      expect(await redisClient.hgetall(key('group-places'))).toEqual({ 'Platform:a': '1', 'Platform:b': '1' });
+      expect(await redisClient.get(key('group-floor'))).toBe('0');
+      expect(await redisClient.hget(key(encodeJobId('a11')), 'priority')).toBe('1');
+      release();
+      await waitFor(() => order.length === 13, 'every job run');
+      expect(order.slice(10)).toEqual(['a10', 'a11', 'b0']);
+    } finally {
+      redisClient.disconnect();
+      await jobs.close();
+    }
+  });
+
+  it("defers a run to the back of its group, behind another group's first jobs", async () => {
+    const jobs = new BullmqJobQueue({
+      url: redis!.url,
+      clock: new ManualClock(),
+      prefix: `t${randomUUID().slice(0, 8)}`,
+    });
+    try {
+      await expectDeferredToBack(jobs);
+    } finally {
       await jobs.close();
     }
   });

@@ -21,9 +21,8 @@ export interface JobOptions {
   /**
    * The clock the job's delay belongs to (a platform's id): `advanceGroup` brings the delayed
    * jobs of one group forward when that group's clock moves ahead of the queue clock. It is also the unit
-   * of fairness, so one group's backlog does not hold another group's first jobs: on BullMQ a group's k-th
-   * unfinished job runs before any group's (k+1)-th; the embedded queue gives each group's jobs places in
-   * turn, in the order they came (sqlite/group-places.ts).
+   * of fairness, so one group's backlog does not hold another group's first jobs: both adapters give each group's
+   * jobs places in turn, in the order they came (sqlite/group-places.ts, bullmq/group-places.ts).
    */
   group?: string;
 }

@@ -10,7 +10,7 @@ import {
 import { Redis } from 'ioredis';
 import type { Clock } from '#domain/clock.js';
 import { PROMOTE_PAGE, eachEnvelope, type Envelope, type JobStates } from './envelopes.js';
-import { joinBacklog, leaveBacklog, rejoinBacklog } from './group-backlogs.js';
+import { GroupPlaces } from './group-places.js';
 import { attemptBudget, backoffDelayMs, deferredBy, delayOf, errorMessage, isUnrecoverable } from '../backoff.js';
 import {
   DEPTH_CAP,
@@ -42,6 +42,8 @@ export interface BullmqJobQueueOptions {
   maxStalledCount?: number;
   /** Connection and worker errors (BullMQ retries them itself). */
   onError?: (error: unknown) => void;
+  /** Once a queue's floor reaches this place, its places move down by it (default 2^20; see `group-places.ts`). */
+  placesRebaseAt?: number;
 }
 
 /** Name of the custom backoff strategy: the delay comes from the port's policy, on the queue clock. */
@@ -79,9 +81,8 @@ export const decodeJobId = (encoded: string) => unescapeName(encoded.startsWith(
  * custom backoff strategy that computes the port's backoff and records the new due time.
  *
  * BullMQ takes waiting jobs in order, so one group's backlog (a platform's 1,500 webhooks to a dead receiver, each
- * deferred in turn) would hold another group's first job behind it: a job of a group gets its place in its group's
- * backlog (jobs enqueued, not yet completed or dead, counted in `group-backlogs.ts`) as its priority, so the k-th job
- * of every group runs before the (k+1)-th of any.
+ * deferred in turn) would hold another group's first job behind it: each job's priority is its place, fair between
+ * groups (`group-places.ts`), so a group's jobs keep their order and a group with nothing waiting starts at the front.
  */
 export class BullmqJobQueue implements JobQueue {
   private readonly clock: Clock;
@@ -95,6 +96,8 @@ export class BullmqJobQueue implements JobQueue {
   private readonly keepCompleted: { age: number; count: number };
   private readonly maxStalledCount: number;
   private readonly onError: (error: unknown) => void;
+  /** The places of jobs in the claim order, fair between groups. */
+  private readonly places: GroupPlaces;
   private closing: Promise<void> | undefined;
 
   constructor(options: BullmqJobQueueOptions) {
@@ -109,6 +112,7 @@ export class BullmqJobQueue implements JobQueue {
     // Clients are built here and handed to BullMQ: in native ESM BullMQ cannot load ioredis itself.
     this.client = new Redis(options.url, { maxRetriesPerRequest: 3 });
     this.workerClient = new Redis(options.url, { maxRetriesPerRequest: null });
+    this.places = new GroupPlaces(this.client, options.placesRebaseAt);
     this.client.on('error', this.onError);
     this.workerClient.on('error', this.onError);
   }
@@ -127,12 +131,11 @@ export class BullmqJobQueue implements JobQueue {
     if (options.group) envelope.group = options.group;
     const bull = await this.queue(queue);
     const jobId = encodeJobId(id);
-    const priority =
-      envelope.group === undefined ? undefined : await joinBacklog(this.client, bull, envelope.group, jobId);
-    // An existing job id makes add() a no-op (it returns a job object that is not the stored one).
+    // 0 when the job exists: its id makes add() a no-op (which returns a job object that is not the stored one).
+    const priority = await this.places.join(bull, envelope.group, jobId);
     await bull.add(name, envelope, {
       jobId,
-      ...(priority === undefined ? {} : { priority }),
+      ...(priority > 0 ? { priority } : {}),
       delay: delayMs,
       attempts,
       ...(options.backoff ? { backoff: { type: QUEUE_CLOCK_BACKOFF, delay: options.backoff.delayMs } } : {}),
@@ -171,20 +174,18 @@ export class BullmqJobQueue implements JobQueue {
         } catch (error) {
           const deferral = deferredBy(error);
           if (deferral !== undefined) {
-            // Not an attempt: back to delayed in real time without using one (BullMQ's moveToDelayed skips it).
+            // Not an attempt: back to delayed in real time without using one (BullMQ's moveToDelayed skips it), at
+            // the back of its group.
             const heldUntil = Date.now() + deferral;
             await job.updateData({ ...envelope, heldUntil });
+            await job.changePriority({ priority: await this.places.again(await this.queue(queue), envelope.group) });
             await job.moveToDelayed(heldUntil, token);
             throw new DelayedError();
           }
           const unrecoverable = isUnrecoverable(error);
-          // Dead: out of its group's backlog.
-          if (unrecoverable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1))
-            await leaveBacklog(this.client, await this.queue(queue), envelope, this.onError);
           if (unrecoverable) throw new UnrecoverableError(errorMessage(error));
           throw error instanceof Error && error.message ? error : new Error(errorMessage(error));
         }
-        await leaveBacklog(this.client, await this.queue(queue), envelope, this.onError);
       },
       {
         connection: this.workerClient,
@@ -257,16 +258,19 @@ export class BullmqJobQueue implements JobQueue {
   }
 
   async retryDead(queue: string, id: string): Promise<boolean> {
-    const job = await (await this.queue(queue)).getJob(encodeJobId(id));
+    const bull = await this.queue(queue);
+    const job = await bull.getJob(encodeJobId(id));
     if (!job || (await job.getState()) !== 'failed') return false;
     try {
-      await job.updateData({ ...(job.data as Envelope), dueAt: this.clock.now().getTime() });
+      const envelope = job.data as Envelope;
+      await job.updateData({ ...envelope, dueAt: this.clock.now().getTime() });
+      // At the back of its group.
+      await job.changePriority({ priority: await this.places.again(bull, envelope.group) });
       await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
     } catch {
       // Retried concurrently or no longer failed.
       return false;
     }
-    await rejoinBacklog(this.client, await this.queue(queue), job.data as Envelope, this.onError);
     return true;
   }
 
