@@ -115,6 +115,28 @@ describe('quotes over HTTP', () => {
     await ledgerOk();
   });
 
+  it('refuses to execute once an account of the quote closed: payee deleted, external account deleted', async () => {
+    const { ada, bob, q } = await m.usdQuote(1_000, 5_000);
+    expect((await api.delete(`/customers/${bob.id}`)).status).toBe(200);
+    const toDeleted = await api.post(`/quotes/${q.id}/execute`);
+    expect({ status: toDeleted.status, code: toDeleted.body.code }).toEqual({
+      status: 409,
+      code: 'ACCOUNT_NOT_ACTIVE',
+    });
+    const ext = await m.external(ada.id, 'USD', '0000');
+    const payout = (await m.accountQuote(ada.accounts.USD, ext, 1_000)).body;
+    expect((await api.delete(`/customers/external-accounts/${ext}`)).status).toBe(204);
+    const toRemoved = await api.post(`/quotes/${payout.id}/execute`);
+    expect({ status: toRemoved.status, code: toRemoved.body.code }).toEqual({
+      status: 409,
+      code: 'ACCOUNT_NOT_ACTIVE',
+    });
+    // Refused before the hold: nothing moved, and both quotes are still PENDING.
+    expect(await m.balance(ada.accounts.USD)).toBe(5_000);
+    for (const quote of [q, payout]) expect((await m.transaction(quote.transactionId)).status).toBe('PENDING');
+    await ledgerOk();
+  });
+
   it('expires an unexecuted quote by its durable timer', async () => {
     const { q } = await m.usdQuote(1_000);
     await m.advance(301);

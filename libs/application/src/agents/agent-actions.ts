@@ -35,8 +35,7 @@ import { PLATFORM_DECISIONS, READ_MODELS, type Actor } from '../tokens.js';
 import type { PlatformDecisions } from '../decisions/platform-decisions.js';
 import { askPlatformAboutAction } from './agent-decisions.js';
 import {
-  loadCustomerAccount,
-  requireActive,
+  requireLiveAccounts,
   type LiveExternalAccount,
   type OwnedInternalAccount,
 } from '../payments/transactions/accounts.js';
@@ -264,14 +263,7 @@ export class AgentActions {
       const { quote, transaction } = await loadOwnQuote(this.ctx.runner, quoteId, actor.platformId);
       const metadata = { ...actor };
       await requireExecutable(this.process, { quote, transaction }, await this.ctx.now(actor.platformId), metadata);
-      const source = await loadCustomerAccount(
-        this.ctx.runner,
-        this.readModels,
-        quote.source.accountId,
-        actor.platformId,
-        'source.accountId',
-      );
-      requireActive(source);
+      await requireLiveAccounts(this.ctx.runner, this.readModels, quote);
       return toTransactionResource(await startQuote(this.process, quote, metadata));
     }
     const d = action.transferDetails!;

@@ -1960,7 +1960,7 @@ export interface paths {
         put?: never;
         /**
          * Execute a quote
-         * @description Holds the source amount and starts the payment. A quote past expiresAt cannot execute: it becomes EXPIRED (transaction EXPIRED, failureReason QUOTE_EXPIRED), nothing moves, and the answer is 409 QUOTE_EXPIRED. Insufficient funds answer 400 INSUFFICIENT_FUNDS and leave the quote PENDING, as does 400 AMOUNT_OUT_OF_RANGE when completing the payment would take a balance past 2^53-1. An EMBEDDED_WALLET source needs Service-Wallet-Signature (401 WALLET_SIGNATURE_MISSING without it).
+         * @description Holds the source amount and starts the payment. A quote past expiresAt cannot execute: it becomes EXPIRED (transaction EXPIRED, failureReason QUOTE_EXPIRED), nothing moves, and the answer is 409 QUOTE_EXPIRED. Insufficient funds answer 400 INSUFFICIENT_FUNDS and leave the quote PENDING, as does 400 AMOUNT_OUT_OF_RANGE when completing the payment would take a balance past 2^53-1, and 409 ACCOUNT_NOT_ACTIVE when an account of the quote closed since it was made (the payee customer or the external account deleted). An EMBEDDED_WALLET source needs Service-Wallet-Signature (401 WALLET_SIGNATURE_MISSING without it).
          */
         post: operations["Quotes_execute"];
         delete?: never;

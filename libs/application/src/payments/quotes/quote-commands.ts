@@ -20,7 +20,7 @@ import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandContext } from '../../command-context.js';
 import { CommandRunner } from '../../command-runner.js';
 import { READ_MODELS, type Actor } from '../../tokens.js';
-import { loadCustomerAccount, requireActive } from '../transactions/accounts.js';
+import { requireLiveAccounts } from '../transactions/accounts.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
 import { QuoteBuilder, type PlatformQuoteRequest } from './quote-builder.js';
 import { PlatformClocks } from '../../platforms/platform-clocks.js';
@@ -221,15 +221,7 @@ export class ExecuteQuoteHandler implements ICommandHandler<ExecuteQuoteCommand,
     const { quote } = state;
     const deps = { process: this.process, runner: this.ctx.runner, clocks: this.ctx.clocks };
     await authorizeExecution(deps, state, { actor, wallet, hint: 'sandbox: POST /sandbox/send' });
-    requireActive(
-      await loadCustomerAccount(
-        this.ctx.runner,
-        this.readModels,
-        quote.source.accountId,
-        actor.platformId,
-        'source.accountId',
-      ),
-    );
+    await requireLiveAccounts(this.ctx.runner, this.readModels, quote);
     const started = await startQuote(this.process, quote, { ...actor });
     return toQuoteResource(quote, started.status);
   }

@@ -6,6 +6,7 @@ import {
   type ExternalAccountState,
 } from '#domain/external-accounts/external-account.js';
 import { isPublicId, streams, uuidOf } from '#domain/ids.js';
+import type { QuoteRecord } from '#domain/payments/quotes/quote-record.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
@@ -91,6 +92,28 @@ export function requireActive(account: { id: string; status?: string }): void {
       'ACCOUNT_NOT_ACTIVE',
       `account ${account.id} is ${account.status} and cannot send or receive payments`,
     );
+}
+
+/**
+ * Checks, as a quote starts, that its accounts can still take part (409 ACCOUNT_NOT_ACTIVE otherwise): an internal
+ * source or destination still ACTIVE (its customer not deleted since the quote was made), an external destination
+ * not deleted. Nothing moves before this.
+ */
+export async function requireLiveAccounts(
+  runner: CommandRunner,
+  readModels: ReadModelStore,
+  quote: Pick<QuoteRecord, 'platformId' | 'source' | 'destination'>,
+): Promise<void> {
+  const { platformId, source, destination } = quote;
+  const internal = (id: string, field: string) => loadCustomerAccount(runner, readModels, id, platformId, field);
+  if (isPublicId('InternalAccount', source.accountId))
+    requireActive(await internal(source.accountId, 'source.accountId'));
+  if (destination.destinationType !== 'ACCOUNT') return;
+  const { accountId } = destination;
+  if (isPublicId('InternalAccount', accountId))
+    return requireActive(await internal(accountId, 'destination.accountId'));
+  const { state } = await runner.load(externalAccountStream(accountId), externalAccountDecider);
+  requireActive({ id: accountId, status: state.exists ? state.status : 'DELETED' });
 }
 
 export type LiveExternalAccount = ExistingExternalAccount;

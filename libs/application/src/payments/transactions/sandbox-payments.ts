@@ -25,6 +25,7 @@ import { requireSandbox } from '../ledger/fund-commands.js';
 import { loadOwnQuote, requireExecutable, startQuote } from '../quotes/quote-commands.js';
 import { READ_MODELS, type Actor } from '../../tokens.js';
 import { PaymentProcess } from './payment-process.js';
+import { requireLiveAccounts } from './accounts.js';
 import { effectId } from '../../idempotency/effect-ids.js';
 
 export class SandboxSendCommand {
@@ -87,6 +88,7 @@ export class SandboxSendHandler implements ICommandHandler<SandboxSendCommand, R
         `the quote expects exactly ${formatAmount(BigInt(quote.totalSendingAmount), quote.sendingCurrency)}`,
         'currencyAmount',
       );
+    await requireLiveAccounts(this.ctx.runner, this.readModels, quote);
     const originator = await this.originator(quote, state.transaction.reference);
     return toTransactionResource(await startQuote(this.process, quote, metadata, originator));
   }
