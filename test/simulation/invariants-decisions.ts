@@ -27,8 +27,9 @@ const FALLBACK_OF: Partial<Record<EndpointAnswer, string>> = {
  * approves the amount asked, a partial approval exactly its amount, DECLINE declines PLATFORM_DECLINED); a DEFAULT one
  * has the platform's default outcome and the fallback of what the endpoint answered (a late answer always falls back
  * to TIMEOUT, and a TIMEOUT is only recorded once the deadline has passed on the virtual clock); a RULES one, for an
- * authorization the endpoint was asked about, is a decline for want of funds. No declined authorization moves money
- * (a hold placed before another outcome was recorded first is released).
+ * authorization the endpoint was asked about, is a decline for want of funds. An approval, PLATFORM or DEFAULT, may be
+ * declined when it is recorded, by the card's rules as they are then. No declined authorization moves money (a hold
+ * placed before another outcome was recorded first is released).
  */
 export function checkDecisions(log: MemoryLog, world: World, endpoints: SimDecisionEndpoints): void {
   checkAgentDecisions(log, world, endpoints);
@@ -167,6 +168,10 @@ function decisionProblem(
   const amount = BigInt(authorization.amount);
   const requested = BigInt(authorization.requestedAmount ?? authorization.amount);
   const declinedByPlatform = status === 'DECLINED' && declineReason === 'PLATFORM_DECLINED';
+  // An approval, the platform's or its default's, is recorded against the card as it is then: closed, not active or
+  // over a control meanwhile (the card's rules, checked again when the outcome is recorded), it is declined with the
+  // rules' reason.
+  const declinedOnRecord = status === 'DECLINED' && declineReason !== 'PLATFORM_DECLINED';
   const answers = asked.map((a) => a.answer).join(',');
   switch (by) {
     case 'RULES':
@@ -175,9 +180,6 @@ function decisionProblem(
         return `the endpoint answered ${answers}, yet the rules decided ${status} ${declineReason ?? ''}`;
       return undefined;
     case 'PLATFORM': {
-      // An approval is recorded against the card as it is then: closed, not active or over a control meanwhile (the
-      // card's rules, checked again when the outcome is recorded), it is declined with the rules' reason.
-      const declinedOnRecord = status === 'DECLINED' && declineReason !== 'PLATFORM_DECLINED';
       const kept = asked.some((a) => {
         if (a.answer === 'APPROVE') return (status === 'APPROVED' && amount === requested) || declinedOnRecord;
         if (a.answer === 'PARTIAL')
@@ -191,8 +193,11 @@ function decisionProblem(
     }
     case 'DEFAULT': {
       const defaultKept =
-        endpoint.defaultDecision === 'APPROVE' ? status === 'APPROVED' && amount === requested : declinedByPlatform;
-      if (!defaultKept) return `recorded ${status} by DEFAULT, the default is ${endpoint.defaultDecision}`;
+        endpoint.defaultDecision === 'APPROVE'
+          ? (status === 'APPROVED' && amount === requested) || declinedOnRecord
+          : declinedByPlatform;
+      if (!defaultKept)
+        return `recorded ${status} ${declineReason ?? ''} by DEFAULT, the default is ${endpoint.defaultDecision}`;
       return fallbackProblem(endpoint, asked, decision);
     }
     default:
