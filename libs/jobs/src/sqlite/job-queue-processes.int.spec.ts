@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { transformFileSync } from '@swc/core';
 import { ManualClock } from '#domain/clock.js';
+import { sqliteModule } from '#sqlite/driver.js';
 import { DeferredJobError } from '../job-queue.js';
 import { waitFor } from '../job-queue.contract.js';
 import { SqliteJobQueue } from './job-queue.js';
@@ -118,9 +119,9 @@ describe('SqliteJobQueue across processes', () => {
   });
 });
 
-/** A process that commits to the SQLite file at `path` without pause, in a table of its own, until it is killed. */
+/** A process that commits to the SQLite file at `path` through the queue's driver without pause, until killed. */
 function spawnWriter(path: string) {
-  const script = `import Database from 'better-sqlite3';
+  const script = `import Database from '${sqliteModule}';
 const db = new Database(process.argv[1]);
 db.pragma('busy_timeout = 5000');
 db.exec('CREATE TABLE IF NOT EXISTS noise (n INTEGER)');
