@@ -2,10 +2,10 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 
 /** BullMQ's lowest priority (its highest number); a place is its priority less one. */
-export const LOWEST_PRIORITY = 2_097_152;
+const LOWEST_PRIORITY = 2_097_152;
 
 /** Once the queue's floor reaches this, every place moves down by it, so that priorities stay in BullMQ's range. */
-export const DEFAULT_REBASE_AT = 1_048_576;
+const DEFAULT_REBASE_AT = 1_048_576;
 
 /**
  * Answers the priority (place + 1) a job of group ARGV[1] takes now, in one script so that two processes' enqueues
