@@ -27,7 +27,7 @@ describe('ensure-built: build only when the build is missing or older than the s
   it('runs the build it has when it is newer than every source, settings included', () => {
     const repo = repoWith({
       'apps/api/src/cli.ts': 100,
-      'libs/domain/src/money.ts': 150,
+      'libs/domain/src/primitives.ts': 150,
       'packages/client/src/index.ts': 120,
       'tsconfig.json': 90,
       'dist/apps/api/src/cli.js': 200,
@@ -38,7 +38,7 @@ describe('ensure-built: build only when the build is missing or older than the s
 
   it.each([
     ['an app', 'apps/mcp/src/main.ts'],
-    ['a library', 'libs/domain/src/money.ts'],
+    ['a library', 'libs/domain/src/primitives.ts'],
     ["a package's source", 'packages/client/src/index.ts'],
     ['a build setting', 'tsconfig.build.json'],
   ])('builds when %s changed after the build started', (_what, path) => {

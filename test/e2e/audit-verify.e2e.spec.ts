@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { verifyAudit } from '#application/audit/audit-verify.js';
 import { ManualClock } from '#domain/clock.js';
-import { SequentialIds } from '#domain/ids.js';
+import { SequentialIds } from '#domain/primitives.js';
 import { createScratchReadModelStore } from '#read-models/index.js';
 import { allProjections } from '#read-models/projections/index.js';
 import { cardholder, type Cardholder } from '../support/card-fixture.js';

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import { readPain001 } from '#rails/iso20022/index.js';
 import { startChildService, startChildWorker, type ChildWorker } from '../support/child-service.js';

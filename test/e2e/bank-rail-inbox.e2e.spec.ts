@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { writeStatementOnce } from '#rails/bank-simulator-folders.js';
 import { decimalText } from '#rails/iso20022/index.js';
 import { useTestService } from '../support/fixture.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { readPain001 } from '#rails/iso20022/index.js';
 import { useTestService } from '../support/fixture.js';
 import { expectBalancedLedger } from '../support/ledger-check.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { CommandRunner } from '#application/command-runner.js';
 import { beneficialOwnerDecider, type PersonalInfo } from '#domain/beneficial-owners/beneficial-owner.js';
 import { ManualClock } from '#domain/clock.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { useTestService } from '../support/fixture.js';
 import { uniqueValue } from '../support/sequence.js';
 import { type ReceivedRequest } from '../support/webhook-receiver.js';

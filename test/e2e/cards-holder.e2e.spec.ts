@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { ManualClock } from '#domain/clock.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { useTestService } from '../support/fixture.js';
 import { walletHolder } from '../support/wallet-session.js';
 import { poll } from '../support/poll.js';

@@ -1,7 +1,7 @@
 import { expect } from '@jest/globals';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { ManualClock } from '#domain/clock.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { available } from '#domain/ledger/ledger.js';
 import { loadLedger } from '../support/ledger-check.js';
 import { useTestService } from '../support/fixture.js';

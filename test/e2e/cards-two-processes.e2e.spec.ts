@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authorizationIdOf } from '#domain/cards/card-transaction.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { postedBalance } from '#domain/ledger/ledger.js';
 import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import { startChildService, type ChildService } from '../support/child-service.js';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import { FsBlobStore } from '#blob-store/fs-blob-store.js';
 import { ManualClock } from '#domain/clock.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { useTestService } from '../support/fixture.js';
 import { ownerBody } from './idempotency-fixtures.js';
 import {

@@ -7,7 +7,7 @@ import {
   type ExternalAccountEvent,
   type ExternalAccountState,
 } from '#domain/external-accounts/external-account.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { createScratchReadModelStore } from '#read-models/index.js';
 import { allProjections } from '#read-models/projections/index.js';
 import { externalAccountsHarness } from './external-account-support.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { CommandRunner } from '#application/command-runner.js';
-import { loadExternalAccount } from '#application/payments/transactions/accounts.js';
+import { loadExternalAccount } from '#application/payments/transactions/payment-accounts.js';
 import { DomainError } from '#domain/errors.js';
 import { ADDRESS, eur as eurInfo, externalAccountsHarness, person, usd } from './external-account-support.js';
 

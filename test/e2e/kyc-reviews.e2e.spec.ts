@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { WEBHOOK_EVENT_MAP, type WebhookSourceEvent, type WebhookSources } from '#domain/webhooks/webhook-event-map.js';
 import { useTestService } from '../support/fixture.js';
 import { poll } from '../support/poll.js';

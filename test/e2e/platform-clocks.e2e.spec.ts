@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import { PlatformClocks } from '#application/command-context.js';
 import type { Client } from '../support/service.js';
 import { useTestService } from '../support/fixture.js';
 import { money } from './money-support.js';

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { ManualClock } from '#domain/clock.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { launchChromium, watchedPage } from '../support/browser.js';
 import { money } from './money-support.js';
 import { DEFAULT_START, useDataDir } from '../support/fixture.js';

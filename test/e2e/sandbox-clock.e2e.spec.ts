@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import { PlatformClocks } from '#application/command-context.js';
 import { systemClock } from '#domain/clock.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { useDataDir } from '../support/fixture.js';
 

@@ -5,7 +5,7 @@ import { PENDING_CLAIM_GRACE_MS, umaAddressKey } from '#domain/claims/claim.js';
 import { ManualClock } from '#domain/clock.js';
 import { customerDecider } from '#domain/customers/customer.js';
 import { DomainError } from '#domain/errors.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import type { Client, Reply } from '../support/service.js';
 import { walletSession } from '../support/wallet-session.js';
 import { useTestService } from '../support/fixture.js';

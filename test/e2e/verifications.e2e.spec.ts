@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#domain/clock.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { useTestService } from '../support/fixture.js';
 import { expectInvalidInputs, type InvalidCase } from '../support/invalid-input.js';
 import { form, pdfPart } from './documents-support.js';

@@ -4,7 +4,7 @@ import { CommandRunner } from '#application/command-runner.js';
 import { WalletAccounts } from '#application/wallet/wallet-accounts.js';
 import { ManualClock } from '#domain/clock.js';
 import { customerDecider } from '#domain/customers/customer.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { useTestService } from '../support/fixture.js';
 import {
   challengeFor,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import { startChildService, type ChildService } from '../support/child-service.js';
 import type { Client, Reply } from '../support/service.js';

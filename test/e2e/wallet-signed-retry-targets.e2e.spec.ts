@@ -3,7 +3,7 @@ import { SignedRetryService } from '#application/wallet/signed-retry.service.js'
 import type { Actor } from '#application/tokens.js';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { ManualClock } from '#domain/clock.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import type { Reply } from '../support/service.js';
 import { emailOtpSession, walletHolder, type WalletSession } from '../support/wallet-session.js';
 import { useTestService } from '../support/fixture.js';

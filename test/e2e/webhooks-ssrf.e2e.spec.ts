@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UNREACHABLE } from '#domain/webhooks/webhook-delivery.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { freePort } from '../support/ports.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createPublicKey } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { ManualClock } from '#domain/clock.js';
 import { UNREACHABLE } from '#domain/webhooks/webhook-delivery.js';
 import type { Client } from '../support/service.js';

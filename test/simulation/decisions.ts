@@ -1,12 +1,12 @@
 import type { SecretBox } from '#crypto/secret-box.js';
 import type { PlatformDecisions } from '#application/decisions/platform-decisions.js';
 import {
+  type DecisionKind,
   DEFAULT_DECISIONS,
   MAX_DECISION_DEADLINE_MS,
   MIN_DECISION_DEADLINE_MS,
 } from '#domain/webhooks/decision-endpoints.js';
-import type { DecisionKind } from '#domain/webhooks/decision-endpoints.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
 import { UNREACHABLE } from '#domain/webhooks/webhook-delivery.js';
 import { refusedUrlHost } from '#net/address-policy.js';

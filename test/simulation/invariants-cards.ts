@@ -1,6 +1,6 @@
 import { cardDecider } from '#domain/cards/card.js';
 import type { CardAggregate, CardAuthorizationRecord, CardEvent } from '#domain/cards/card-types.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import type { MemoryLog } from '#event-store/memory/event-store.js';
 import { InvariantViolation, foldLedger } from './invariants.js';
 import { CARD_CONTROLS } from './workload-cards.js';

@@ -2,7 +2,7 @@ import { agentStream } from '#domain/agents/agent.js';
 import type { AgentActionSnapshot } from '#domain/agents/agent-types.js';
 import type { AuthorizationDecision } from '#domain/cards/card-decision.js';
 import type { CardAuthorizationRecord } from '#domain/cards/card-types.js';
-import { publicId, streams, uuidOf } from '#domain/ids.js';
+import { publicId, streams, uuidOf } from '#domain/primitives.js';
 import type { MemoryLog } from '#event-store/memory/event-store.js';
 import type { DecisionAsked, EndpointAnswer, SimDecisionEndpoint, SimDecisionEndpoints } from './decisions.js';
 import { InvariantViolation, foldLedger } from './invariants.js';

@@ -1,4 +1,4 @@
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { isFinal, type TransactionStatus } from '#domain/payments/transactions/transaction.js';
 import type { MemoryLog } from '#event-store/memory/event-store.js';
 import { InvariantViolation } from './invariants.js';

@@ -1,5 +1,5 @@
-import { streams } from '#domain/ids.js';
-import { legTransferId, type PaymentLeg } from '#domain/payments/transfers/payment-legs.js';
+import { streams } from '#domain/primitives.js';
+import { legTransferId, type PaymentLeg } from '#domain/payments/transactions/payment-plan.js';
 import type { RailInstruction } from '#domain/payments/rails/bank-rail-stream.js';
 import type { TransactionStatus } from '#domain/payments/transactions/transaction.js';
 import type { MemoryLog } from '#event-store/memory/event-store.js';

@@ -1,8 +1,7 @@
 import { p256 } from '@noble/curves/nist.js';
-import type { Folded } from '#application/stream-snapshots.js';
+import type { Folded } from '#application/command-runner-policy.js';
 import type { CardEvent } from '#domain/cards/card-types.js';
-import { streams } from '#domain/ids.js';
-import type { RecentCache } from '#domain/recent-cache.js';
+import { type RecentCache, streams } from '#domain/primitives.js';
 import { walletAuthDecider } from '#domain/wallet/wallet-auth.js';
 import { walletAuthSnapshot } from '#domain/wallet/wallet-auth-snapshot.js';
 import type { SignedChange, WalletAuthEvent, WalletAuthState } from '#domain/wallet/wallet-auth-state.js';

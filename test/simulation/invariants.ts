@@ -1,7 +1,6 @@
-import { canonicalJson } from '#domain/canonical-json.js';
+import { canonicalJson, streams } from '#domain/primitives.js';
 import { IDEMPOTENCY_RETENTION_MS, idempotencyStream } from '#domain/idempotency/idempotency.js';
 import { agentStream } from '#domain/agents/agent.js';
-import { streams } from '#domain/ids.js';
 import { available, ledgerDecider, type LedgerEvent, type LedgerState } from '#domain/ledger/ledger.js';
 import type { RecordedEvent } from '#event-store/event-store.js';
 import { verifyChain } from '#event-store/hash-chain.js';

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { randomIds } from '#domain/ids.js';
+import { randomIds } from '#domain/primitives.js';
 import { WEBHOOK_QUEUE, WEBHOOK_RETRY_POLICY } from '#domain/webhooks/retry-policy.js';
 import { MemoryLog } from '#event-store/memory/event-store.js';
 import { MemoryJobStore } from '#jobs/memory/job-queue.js';

@@ -1,6 +1,6 @@
 import type { AppConfig } from '#config/config.js';
 import type { Clock } from '#domain/clock.js';
-import type { IdGenerator } from '#domain/ids.js';
+import type { IdGenerator } from '#domain/primitives.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { UpdateCardHandler, type CardLocks } from '#application/cards/card-commands.js';
 import type { CommandContext } from '#application/command-context.js';

@@ -1,5 +1,5 @@
 import type { SecretBox } from '#crypto/secret-box.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { WEBHOOK_RETRY_POLICY } from '#domain/webhooks/retry-policy.js';
 import { webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
 import { webhookDeliveryDecider, type WebhookDeliveryEvent } from '#domain/webhooks/webhook-delivery.js';

@@ -1,6 +1,6 @@
 import { agentDecider, agentStream, requireAction } from '#domain/agents/agent.js';
 import type { AgentPolicy } from '#domain/agents/agent-types.js';
-import { publicId, streams, uuidOf } from '#domain/ids.js';
+import { publicId, streams, uuidOf } from '#domain/primitives.js';
 import { ledgerDecider } from '#domain/ledger/ledger.js';
 import type { Operation } from './workload.js';
 

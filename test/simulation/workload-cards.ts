@@ -2,7 +2,7 @@ import { scheduleIssuance } from '#application/cards/card-jobs.js';
 import { CardLedger } from '#application/cards/card-ledger.js';
 import { cardDecider } from '#domain/cards/card.js';
 import type { HolderAccount, RequestedCardState } from '#domain/cards/card-types.js';
-import { publicId, streams } from '#domain/ids.js';
+import { publicId, streams } from '#domain/primitives.js';
 import type { SimProcess } from './process.js';
 import type { Operation } from './workload.js';
 import type { SimCustomer } from './world.js';

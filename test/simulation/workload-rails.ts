@@ -1,5 +1,5 @@
 import { customerDecider } from '#domain/customers/customer.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { railFolder, type BankRailConfig } from '#domain/payments/rails/bank-rails.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import type { SimProcess } from './process.js';

@@ -8,7 +8,8 @@ import { actorOf } from './actors.js';
 
 /**
  * A customer's bank account, its number ending in one of the sandbox's magic suffixes: 001 succeeds, 002 and 003 fail
- * at once, 004 is rejected by the bank after a while, 005 stays pending and then fails (sandbox-rail.ts).
+ * at once, 004 is rejected by the bank after a while, 005 stays pending and then fails (the sandbox's plans in
+ * payment-plan.ts).
  */
 export const createExternalAccount: Operation = async (process, world, random) => {
   const customer = world.customers.length > 0 ? random.pick(world.customers) : undefined;

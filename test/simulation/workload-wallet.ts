@@ -8,7 +8,7 @@ import { RevokeSessionCommand, VerifyCredentialCommand } from '#application/wall
 import type { SignedRequest, SignedResult } from '#application/wallet/signed-retry.service.js';
 import { STAMP_SCHEME } from '#crypto/stamp.js';
 import { cardDecider } from '#domain/cards/card.js';
-import { publicId, streams } from '#domain/ids.js';
+import { publicId, streams } from '#domain/primitives.js';
 import type { SimProcess } from './process.js';
 import type { Random } from './scheduler.js';
 import { seededScalar } from './wallet-crypto.js';

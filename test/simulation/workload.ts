@@ -1,6 +1,6 @@
 import { customerDecider } from '#domain/customers/customer.js';
 import { DomainError } from '#domain/errors.js';
-import { publicId, streams } from '#domain/ids.js';
+import { publicId, streams } from '#domain/primitives.js';
 import { ledgerDecider } from '#domain/ledger/ledger.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import { CreateCustomerCommand } from '#application/customers/customer-commands.js';

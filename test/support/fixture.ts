@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '#domain/clock.js';
-import type { IdGenerator } from '#domain/ids.js';
+import type { IdGenerator } from '#domain/primitives.js';
 import { startChildService, type ChildService } from './child-service.js';
 import { findRedisServer, startRedis, type RedisHandle } from './redis-server.js';
 import { startTestService, type Client, type TestService } from './service.js';

@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import type { EventStore } from '#event-store/event-store.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { initialLedgerState, evolveLedger, type LedgerEvent, type LedgerState } from '#domain/ledger/ledger.js';
 import { LedgerInvariants } from '#domain/ledger/ledger-invariants.js';
 

@@ -7,7 +7,7 @@ import { startService, type RunningService } from '../../apps/api/src/service.js
 import { CreatePlatformCommand, type IssuedToken } from '#application/platforms/platform-commands.js';
 import { loadConfig } from '#config/config.js';
 import type { Clock } from '#domain/clock.js';
-import type { IdGenerator } from '#domain/ids.js';
+import type { IdGenerator } from '#domain/primitives.js';
 import { responseChecker } from './response-check.js';
 
 export interface Reply<T = any> {

@@ -18,7 +18,7 @@ import { DocsController } from './docs/docs.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { PlatformAuthGuard } from './http/auth.js';
 import { ErrorFilter } from './http/errors.js';
-import { UploadIdempotency } from './http/idempotency.interceptor.js';
+import { UploadIdempotency } from './http/retries.js';
 import {
   AuthFailureLimiter,
   RATE_LIMITS,

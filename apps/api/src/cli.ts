@@ -6,7 +6,7 @@ import { ApplicationModule } from '#application/application.module.js';
 import { AuditQueries } from '#application/audit/audit-queries.js';
 import { loadConfig } from '#config/config.js';
 import { systemClock } from '#domain/clock.js';
-import { randomIds } from '#domain/ids.js';
+import { randomIds } from '#domain/primitives.js';
 import { createInfrastructure } from '../../host/src/infrastructure.js';
 import { agentCommands } from './cli/agents.js';
 import { UsageError, type CliCommand } from './cli/command.js';

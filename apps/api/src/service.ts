@@ -14,7 +14,7 @@ import { createPlatformDecisions } from '../../host/src/decisions/http-platform-
 import { createKycProvider } from '../../host/src/kyc-provider/http-kyc-provider.js';
 import type { AppConfig } from '#config/config.js';
 import { systemClock, type Clock } from '#domain/clock.js';
-import { randomIds, type IdGenerator } from '#domain/ids.js';
+import { randomIds, type IdGenerator } from '#domain/primitives.js';
 import { startWorker } from '../../worker/src/worker.js';
 import { createWebhookDeliverer } from '../../worker/src/webhooks/index.js';
 import { ApiModule } from './app.module.js';

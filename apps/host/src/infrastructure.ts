@@ -1,6 +1,6 @@
 import { CommandRunner } from '#application/command-runner.js';
 import type { Infrastructure } from '#application/infrastructure.js';
-import { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import { PlatformClocks } from '#application/command-context.js';
 import type { AppConfig } from '#config/config.js';
 import { ensurePrivateDir } from '#config/private-files.js';
 import type { Clock } from '#domain/clock.js';

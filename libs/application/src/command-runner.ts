@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Decider, Event } from '#domain/decider.js';
-import { RecentCache } from '#domain/recent-cache.js';
+import { RecentCache } from '#domain/primitives.js';
 import {
   WrongExpectedVersion,
   appendBytes,
@@ -12,21 +12,22 @@ import {
 } from '#event-store/event-store.js';
 import {
   CommandConflictError,
-  KeyedLock,
+  type CommandRunnerOptions,
   conflictBackoff,
   defaultBackoff,
   finalAppendError,
+  type Folded,
   isPermanent,
+  KeyedLock,
   MAX_BATCH,
-  tooLarge,
-  type CommandRunnerOptions,
   type ProjectionWaiter,
   type Reads,
   type RunnerUse,
   type RunOptions,
   type RunResult,
+  StreamSnapshots,
+  tooLarge,
 } from './command-runner-policy.js';
-import { StreamSnapshots, type Folded } from './stream-snapshots.js';
 export type * from './command-runner-policy.js';
 
 export { CommandConflictError };

@@ -6,7 +6,7 @@ import type { EventStore } from '#event-store/event-store.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import type { ProjectionRunner } from '#read-models/runner/projection-runner.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
-import type { PlatformClocks } from './platforms/platform-clocks.js';
+import type { PlatformClocks } from './command-context.js';
 
 /**
  * The storage adapters selected by configuration, plus the local projector and the command runner: what the

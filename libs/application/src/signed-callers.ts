@@ -1,7 +1,7 @@
 import { verifyProcessorSignature } from '#domain/cards/card-processor.js';
-import { isPublicId } from '#domain/ids.js';
+import { isPublicId } from '#domain/primitives.js';
 import type { SecretBox } from '#crypto/secret-box.js';
-import type { PlatformClocks } from './platforms/platform-clocks.js';
+import type { PlatformClocks } from './command-context.js';
 
 /** What the check of a signed caller's request answers: the platform it acts for, or why it is refused. */
 export type SignedCallVerdict = { valid: true; platformId: string } | { valid: false; reason: string };

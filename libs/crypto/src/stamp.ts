@@ -1,6 +1,6 @@
 import { verify as verifySignature, type KeyObject } from 'node:crypto';
 import { publicKeyObject } from './p256.js';
-import { RecentCache } from '#domain/recent-cache.js';
+import { RecentCache } from '#domain/primitives.js';
 
 export { normalizeCompressedPublicKey } from './p256.js';
 

@@ -1,8 +1,8 @@
 /**
  * Snapshot codecs: how a decider's folded state is written to a snapshot and read back, and the bytes a snapshot's
- * binary part is read from. The command runner takes and restores snapshots (libs/application/src/stream-snapshots.ts)
- * in the stores of libs/event-store; the codecs themselves are domain rules (the ledger's, a wallet's), so their
- * contract lives here, beside the deciders that declare them.
+ * binary part is read from. The command runner takes and restores snapshots (`StreamSnapshots` in
+ * libs/application/src/command-runner-policy.ts) in the stores of libs/event-store; the codecs themselves are domain
+ * rules (the ledger's, a wallet's), so their contract lives here, beside the deciders that declare them.
  */
 
 /**

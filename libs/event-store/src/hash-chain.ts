@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '#domain/canonical-json.js';
+import { canonicalJson } from '#domain/primitives.js';
 import type { EventMetadata } from './event-store.js';
 
 /**

@@ -10,7 +10,7 @@ import { CreatePlatformCommand } from '#application/platforms/platform-commands.
 import type { Actor } from '#application/tokens.js';
 import { ConfigureWebhooksCommand } from '#application/webhooks/webhook-commands.js';
 import { loadConfig } from '#config/config.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { Collections } from '#read-models/projections/collections.js';
 import { startChildWorker, type ChildWorker } from '../../support/child-service.js';
 import { startRedis } from '../../support/redis-server.js';

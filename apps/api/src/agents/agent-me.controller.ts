@@ -23,15 +23,14 @@ import { ExternalAccountQueries } from '#application/external-accounts/external-
 import { Queries } from '#application/queries/queries.js';
 import { quoteRequestOf, toQuoteResource } from '#domain/payments/quotes/quote.js';
 import { MoneyQueries } from '#application/payments/transactions/money-queries.js';
-import { authorizeOperation } from '#domain/agents/agent-policy.js';
+import { authorizeOperation, forbidden } from '#domain/agents/agent-policy.js';
 import type { AgentPermission } from '#domain/agents/agent-types.js';
-import { forbidden } from '#domain/agents/agent-policy.js';
 import { notFound } from '#domain/errors.js';
 import { ApiDoc, ApiResource, created, noContent, ok, type ApiDocMore } from '../docs/api-doc.js';
 import { GetOne, GetPage } from '../http/routes.js';
 import { AgentRoute } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
-import { Idempotent, IdempotentAction } from '../http/idempotency.interceptor.js';
+import { Idempotent, IdempotentAction } from '../http/retries.js';
 import { AgentAuthGuard, CurrentAgent } from './agent-auth.guard.js';
 import {
   AgentCreateExternalAccountDto,

@@ -5,7 +5,7 @@ import { IsCurrencyCode } from '../http/currency-code.js';
 import { CreatePlatformExternalAccountDto } from '../external-accounts/external-account.dto.js';
 import { CUSTOMER_ID } from '../http/formats.js';
 import { PageParams } from '../http/list-params.js';
-import { CreateQuoteDto, QuoteFundingSourceDto } from '../payments/quotes/quote.dto.js';
+import { CreateQuoteDto, QuoteFundingSourceDto } from '../payments/quotes/quotes.controller.js';
 import { TransactionFilters } from '../payments/transactions/transaction.dto.js';
 import {
   CreateTransferInDto,

@@ -17,7 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { AGENT_PERMISSIONS, EXECUTION_MODES } from '#domain/agents/agent-types.js';
-import { publicIdPattern } from '#domain/ids.js';
+import { publicIdPattern } from '#domain/primitives.js';
 import { IsCurrencyCode } from '../http/currency-code.js';
 import { FilledText, IntRange, OptionalText } from '../http/fields.js';
 import { CUSTOMER_ID } from '../http/formats.js';

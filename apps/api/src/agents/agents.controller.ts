@@ -34,7 +34,7 @@ import { CurrentActor, Public } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { IdParam } from '../http/id-pipe.js';
 import { DEVICE_CODE_POLICY, RateLimit, RateLimitGuard } from '../http/rate-limit.js';
-import { Idempotent, IdempotentAction, SecretOnce } from '../http/idempotency.interceptor.js';
+import { Idempotent, IdempotentAction, SecretOnce } from '../http/retries.js';
 import {
   AgentPolicyBacktestDto,
   AgentPolicyUpdateDto,

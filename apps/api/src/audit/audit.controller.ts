@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { AuditQueries, type AuditResource } from '#application/audit/audit-queries.js';
 import { OperationsOverview } from '#application/audit/operations-overview.js';
-import { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import { PlatformClocks } from '#application/command-context.js';
 import type { Actor } from '#application/tokens.js';
-import { isPublicId, type ResourceKind } from '#domain/ids.js';
+import { isPublicId, type ResourceKind } from '#domain/primitives.js';
 import { ApiDoc, ok, type ApiDocMeta } from '../docs/api-doc.js';
 import { GetOne } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';

@@ -6,7 +6,7 @@ import type { ProcessorAnswer } from '#domain/cards/card-processor.js';
 import { ApiDoc, ok } from '../docs/api-doc.js';
 import { CARD_PROCESSOR_TEXT } from '../docs/descriptions/card-processor.js';
 import { CurrentActor, Public } from '../http/auth.js';
-import { IdempotentAction, SecretOnce } from '../http/idempotency.interceptor.js';
+import { IdempotentAction, SecretOnce } from '../http/retries.js';
 import { CardProcessorConfigDto, CardProcessorMessageDto } from './card-processor.dto.js';
 import {
   PROCESSOR_PLATFORM_HEADER,

@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsObject, IsOptional, IsPositive, Matches, Max, ValidateNested } from 'class-validator';
 import { ENTRY_MODES, type EntryMode } from '#domain/cards/card-types.js';
 import { MAX_DECISION_DEADLINE_MS, type StandInDecision } from '#domain/cards/card-processor.js';
-import { CURRENCY_CODES } from '#domain/money.js';
+import { CURRENCY_CODES } from '#domain/primitives.js';
 import { FilledText, IntRange } from '../http/fields.js';
 import { RequiredIf } from '../http/validation.js';
 import { MerchantDto } from './card.dto.js';

@@ -8,7 +8,7 @@ import { ApiDoc, ok, ApiSignedResource } from '../docs/api-doc.js';
 import { GetOne, GetPage, PostCreate } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
-import { Signed, type SignedCall } from '../http/signed-retry.js';
+import { Signed, type SignedCall } from '../http/retries.js';
 import { CreateCardDto, ListCardsQuery, UpdateCardDto } from './card.dto.js';
 import { plainControls, SpendingControlsBacktestDto } from './spending-controls.dto.js';
 import { CardBacktests } from '#application/cards/card-backtest.js';

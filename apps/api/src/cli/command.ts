@@ -5,7 +5,7 @@ import type { Infrastructure } from '#application/infrastructure.js';
 import type { Actor } from '#application/tokens.js';
 import type { AppConfig } from '#config/config.js';
 import { notFound } from '#domain/errors.js';
-import { isPublicId, randomIds, streams } from '#domain/ids.js';
+import { isPublicId, randomIds, streams } from '#domain/primitives.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import { validationPipe } from '../http/validation.js';
 

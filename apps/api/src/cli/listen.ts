@@ -1,6 +1,6 @@
 import { CommandRunner } from '#application/command-runner.js';
 import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { webhookConfigDecider, webhookSecretNotSet } from '#domain/webhooks/webhook-config.js';
 import { effectivePort, refusedAddress, type AllowedHost } from '#net/address-policy.js';
 import { systemResolver, type Resolver } from '#net/resolve-target.js';

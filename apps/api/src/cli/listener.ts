@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ProjectionWaiter } from '#application/command-runner.js';
-import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import type { PlatformClocks } from '#application/command-context.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 import { notFound } from '#domain/errors.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { webhookConfigDecider, webhookSecretNotSet, type WebhookConfigEvent } from '#domain/webhooks/webhook-config.js';
 import { attemptOutcome } from '#domain/webhooks/webhook-delivery.js';
 import { WEBHOOK_EVENT_MAP } from '#domain/webhooks/webhook-event-map.js';

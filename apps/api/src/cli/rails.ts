@@ -4,7 +4,7 @@ import { CommandRunner } from '#application/command-runner.js';
 import { PlatformConfigQueries, UpdatePlatformConfigCommand } from '#application/platforms/platform-config.js';
 import type { Actor } from '#application/tokens.js';
 import { DomainError, notFound } from '#domain/errors.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import {
   railFolder,
   railFor,

@@ -9,7 +9,7 @@ import { GetOne } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { invalidInput } from '../http/errors.js';
-import { idempotencyKeyOf, UploadIdempotency } from '../http/idempotency.interceptor.js';
+import { idempotencyKeyOf, UploadIdempotency } from '../http/retries.js';
 import { receiveMultipart } from '../http/multipart-form.js';
 import type { HttpRequest, HttpResponse } from '../http/platform.js';
 import { CUSTOMERS_BULK_TEXT } from '../docs/descriptions/customers.js';

@@ -11,7 +11,7 @@ import { ApiResource, ok, ApiSignedResource } from '../docs/api-doc.js';
 import { GetOne, GetPage, PostCreate } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
-import { Signed, type SignedCall } from '../http/signed-retry.js';
+import { Signed, type SignedCall } from '../http/retries.js';
 import { CreateCustomerDto, ListCustomersQuery, UpdateCustomerDto } from './customer.dto.js';
 import { CUSTOMERS_TEXT } from '../docs/descriptions/customers.js';
 

@@ -85,7 +85,7 @@ const IDEMPOTENCY_KEY_HEADER = {
 } as const;
 
 /**
- * Declares the `Idempotency-Key` header of a route that honours it; `@Idempotent()` (http/idempotency.interceptor.ts)
+ * Declares the `Idempotency-Key` header of a route that honours it; `@Idempotent()` (http/retries.ts)
  * applies it with the interceptor, so the document declares the header exactly where the service honours it
  * (openapi.ts adds the 422 and the `Idempotent-Replayed` response header wherever it is declared).
  */

@@ -8,7 +8,7 @@ export default async () => {
     '../cards/spending-controls.dto.js': await import('../cards/spending-controls.dto.js'),
     '../platforms/platform-config.dto.js': await import('../platforms/platform-config.dto.js'),
     '../wallet/wallet.dto.js': await import('../wallet/wallet.dto.js'),
-    '../payments/quotes/quote.dto.js': await import('../payments/quotes/quote.dto.js'),
+    '../payments/quotes/quotes.controller.js': await import('../payments/quotes/quotes.controller.js'),
     '../payments/transfers/transfers.controller.js': await import('../payments/transfers/transfers.controller.js'),
     '../cards/card.dto.js': await import('../cards/card.dto.js'),
     '../agents/agent.dto.js': await import('../agents/agent.dto.js'),
@@ -715,7 +715,7 @@ export default async () => {
           },
         ],
         [
-          import('../payments/quotes/quote.dto.js'),
+          import('../payments/quotes/quotes.controller.js'),
           {
             QuoteSourceDto: {
               sourceType: { required: true, enum: ['ACCOUNT'] },
@@ -753,8 +753,14 @@ export default async () => {
               },
             },
             CreateQuoteDto: {
-              source: { required: true, type: () => t['../payments/quotes/quote.dto.js'].QuoteFundingSourceDto },
-              destination: { required: true, type: () => t['../payments/quotes/quote.dto.js'].QuoteDestinationDto },
+              source: {
+                required: true,
+                type: () => t['../payments/quotes/quotes.controller.js'].QuoteFundingSourceDto,
+              },
+              destination: {
+                required: true,
+                type: () => t['../payments/quotes/quotes.controller.js'].QuoteDestinationDto,
+              },
               lookupId: {
                 required: false,
                 type: () => String,
@@ -1274,7 +1280,10 @@ export default async () => {
           import('../agents/agent-me.dto.js'),
           {
             AgentCreateQuoteDto: {
-              source: { required: true, type: () => t['../payments/quotes/quote.dto.js'].QuoteFundingSourceDto },
+              source: {
+                required: true,
+                type: () => t['../payments/quotes/quotes.controller.js'].QuoteFundingSourceDto,
+              },
             },
             AgentTransferInDto: {
               source: { required: true, type: () => t['../payments/transfers/transfers.controller.js'].ExternalEndDto },

@@ -27,7 +27,7 @@ import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { nodeResponse, type HttpResponse } from '../http/platform.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { Idempotent } from '../http/retries.js';
 import { ListDocumentsQuery, ReplaceDocumentDto, UploadDocumentDto } from './document.dto.js';
 import { DocumentUploadInterceptor, UploadedDocumentFile } from './document-upload.interceptor.js';
 import { DOCUMENTS_TEXT } from '../docs/descriptions/documents.js';

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsISO8601, IsObject, IsOptional, Matches, ValidateNested } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { CURRENCY_CODE_PATTERN, CURRENCY_CODE_TEXT } from '#domain/money.js';
+import { CURRENCY_CODE_PATTERN, CURRENCY_CODE_TEXT } from '#domain/primitives.js';
 import { OptionalFilledText } from '../http/fields.js';
 import { PageParams } from '../http/list-params.js';
 import { CUSTOMER_ID } from '../http/formats.js';

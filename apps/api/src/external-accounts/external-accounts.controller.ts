@@ -17,7 +17,7 @@ import {
   ListCustomerExternalAccountsQuery,
   ListPlatformExternalAccountsQuery,
 } from './external-account.dto.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { Idempotent } from '../http/retries.js';
 import { EXTERNAL_ACCOUNTS_TEXT } from '../docs/descriptions/external-account.js';
 
 const tag = 'ExternalAccounts';

@@ -1,5 +1,5 @@
 import { Matches } from 'class-validator';
-import { CURRENCY_CODE_PATTERN, CURRENCY_CODE_TEXT } from '#domain/money.js';
+import { CURRENCY_CODE_PATTERN, CURRENCY_CODE_TEXT } from '#domain/primitives.js';
 
 /**
  * A currency code as the public API takes it: a free ISO 4217-shaped string, not an enumeration. Where money

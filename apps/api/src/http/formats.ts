@@ -1,4 +1,4 @@
-import { publicIdPattern } from '#domain/ids.js';
+import { publicIdPattern } from '#domain/primitives.js';
 
 /** Input formats shared by the DTOs. */
 export const CUSTOMER_ID = publicIdPattern('Customer');

@@ -1,5 +1,5 @@
 import { Injectable, Param, type PipeTransform } from '@nestjs/common';
-import { isPublicId, type ResourceKind } from '#domain/ids.js';
+import { isPublicId, type ResourceKind } from '#domain/primitives.js';
 import { invalidInput } from './errors.js';
 
 /** Path ids must have the resource's `<Kind>:<uuid>` form; anything else is a 400 naming the parameter. */

@@ -1,6 +1,6 @@
 import { applyDecorators, Get, Post } from '@nestjs/common';
 import { ApiDoc, ApiList, ApiResource, created, type ApiDocMore, type DocResponse } from '../docs/api-doc.js';
-import { Idempotent } from './idempotency.interceptor.js';
+import { Idempotent } from './retries.js';
 
 /** GET `path` answering a page of `schema` items (`ApiList`); `''` is the controller's own path. */
 export const GetPage = (path: string, summary: string, items: string, schema: string, more?: ApiDocMore) =>

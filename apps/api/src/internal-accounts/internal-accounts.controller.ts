@@ -5,14 +5,14 @@ import { IsIn, IsOptional, Matches } from 'class-validator';
 import { OpenInternalAccountCommand } from '#application/customers/customer-commands.js';
 import { Queries } from '#application/queries/queries.js';
 import type { Actor } from '#application/tokens.js';
-import { CURRENCY_CODES } from '#domain/money.js';
+import { CURRENCY_CODES } from '#domain/primitives.js';
 import { ApiDoc, created, ok } from '../docs/api-doc.js';
 import { GetOne, GetPage } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
 import { CUSTOMER_ID } from '../http/formats.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { Idempotent } from '../http/retries.js';
 import { IsCurrencyCode } from '../http/currency-code.js';
 
 const ACCOUNT_TYPES = ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] as const;

@@ -16,7 +16,7 @@ import { CurrentActor } from '../http/auth.js';
 import { invalidInput } from '../http/errors.js';
 import { PageParams } from '../http/list-params.js';
 import { UMA_ADDRESS } from '../http/formats.js';
-import { IdempotentAction } from '../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../http/retries.js';
 import { INVITATIONS_TEXT } from '../docs/descriptions/invitations.js';
 
 const STATUSES = ['PENDING', 'CLAIMED', 'EXPIRED', 'CANCELLED'] as const;

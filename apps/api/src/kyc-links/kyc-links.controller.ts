@@ -13,8 +13,7 @@ import {
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { ReceivedFile } from '#application/documents/document-commands.js';
-import type { Actor } from '#application/tokens.js';
-import { APP_CONFIG } from '#application/tokens.js';
+import { type Actor, APP_CONFIG } from '#application/tokens.js';
 import { KycLinks } from '#application/kyc-links/kyc-links.js';
 import type { AppConfig } from '#config/config.js';
 import { sendAsset, type HttpRequest, type HttpResponse } from '../http/platform.js';
@@ -23,7 +22,7 @@ import { ApiDoc, ApiResource, created, ok } from '../docs/api-doc.js';
 import { CurrentActor, Public } from '../http/auth.js';
 import { BASE_PATH } from '../http/base-path.js';
 import { IdParam } from '../http/id-pipe.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { Idempotent } from '../http/retries.js';
 import { DocumentDetailsDto } from '../documents/document.dto.js';
 import { DocumentUploadInterceptor, UploadedDocumentFile } from '../documents/document-upload.interceptor.js';
 import { CreateKycLinkDto, KycSubmissionDto } from './kyc-link.dto.js';

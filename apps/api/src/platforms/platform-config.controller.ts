@@ -14,7 +14,7 @@ import { checkSpendingControls } from '#domain/cards/card-spending.js';
 import { plainControls } from '../cards/spending-controls.dto.js';
 import { ApiDoc, ok } from '../docs/api-doc.js';
 import { CurrentActor, CurrentPermissions } from '../http/auth.js';
-import { IdempotentAction, SecretOnce } from '../http/idempotency.interceptor.js';
+import { IdempotentAction, SecretOnce } from '../http/retries.js';
 import { UpdateConfigDto } from './platform-config.dto.js';
 import { PLATFORM_CONFIG_TEXT } from '../docs/descriptions/platform-config.js';
 

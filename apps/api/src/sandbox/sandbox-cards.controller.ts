@@ -8,7 +8,7 @@ import { SimulateAuthorizationDto, SimulateClearingDto, SimulateReturnDto } from
 import { ApiResource, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
-import { IdempotentAction } from '../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../http/retries.js';
 import { SANDBOX_CARDS_TEXT } from '../docs/descriptions/sandbox.js';
 
 /** The card transaction a clearing or a return is about, and its amount when given. */

@@ -4,12 +4,12 @@ import { CommandBus } from '@nestjs/cqrs';
 import { IsInt, IsOptional, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { Actor } from '#application/tokens.js';
 import { SandboxSendCommand, SandboxUmaReceiveCommand } from '#application/payments/transactions/sandbox-payments.js';
-import { currency } from '#domain/money.js';
+import { currency } from '#domain/primitives.js';
 import { IsCurrencyCode } from '../http/currency-code.js';
 import { ApiDoc, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
-import { CUSTOMER_ID, UMA_ADDRESS } from '../payments/quotes/quote.dto.js';
-import { IdempotentAction } from '../http/idempotency.interceptor.js';
+import { CUSTOMER_ID, UMA_ADDRESS } from '../payments/quotes/quotes.controller.js';
+import { IdempotentAction } from '../http/retries.js';
 import { SANDBOX_MONEY_TEXT } from '../docs/descriptions/sandbox.js';
 
 const QUOTE_ID = /^Quote:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

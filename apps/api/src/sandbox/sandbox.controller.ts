@@ -8,7 +8,7 @@ import type { Actor } from '#application/tokens.js';
 import { ApiResource, ok } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
-import { IdempotentAction } from '../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../http/retries.js';
 import { SANDBOX_TEXT } from '../docs/descriptions/sandbox.js';
 
 export class FundDto {

@@ -16,7 +16,7 @@ import { GetOne, GetPage, PostCreate } from '../http/routes.js';
 import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
-import { SecretOnce } from '../http/idempotency.interceptor.js';
+import { SecretOnce } from '../http/retries.js';
 import { TOKENS_TEXT } from '../docs/descriptions/tokens.js';
 
 export class CreateTokenDto {

@@ -12,7 +12,7 @@ import { ApiDoc, ok } from '../docs/api-doc.js';
 import { KYC_PROVIDER_TEXT } from '../docs/descriptions/verifications.js';
 import { CurrentActor, Public } from '../http/auth.js';
 import { FilledText, OptionalFilledText } from '../http/fields.js';
-import { publicIdPattern } from '#domain/ids.js';
+import { publicIdPattern } from '#domain/primitives.js';
 import { SignedCallerActor, SignedCallerGuard } from '../http/signed-callers.js';
 
 const tag = 'Verifications';

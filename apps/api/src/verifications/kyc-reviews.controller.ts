@@ -13,7 +13,7 @@ import { KYC_REVIEWS_TEXT } from '../docs/descriptions/verifications.js';
 import { CurrentActor } from '../http/auth.js';
 import { FilledText, OptionalFilledText } from '../http/fields.js';
 import { IdParam } from '../http/id-pipe.js';
-import { IdempotentAction } from '../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../http/retries.js';
 import { PageParams } from '../http/list-params.js';
 import { GetOne, GetPage } from '../http/routes.js';
 

@@ -11,7 +11,7 @@ import { CurrentActor } from '../http/auth.js';
 import { IdParam } from '../http/id-pipe.js';
 import { PageParams } from '../http/list-params.js';
 import { CUSTOMER_ID } from '../http/formats.js';
-import { IdempotentAction } from '../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../http/retries.js';
 import { VERIFICATIONS_TEXT } from '../docs/descriptions/verifications.js';
 
 const customerIdMessage = { message: 'customerId must have the form Customer:<uuid>' };

@@ -14,7 +14,7 @@ import { CurrentActor } from '../http/auth.js';
 import { GetDoc, PostCreate } from '../http/routes.js';
 import { IdParam } from '../http/id-pipe.js';
 import type { HttpRequest } from '../http/platform.js';
-import { Signed, signedRetryHeaders, type SignedCall } from '../http/signed-retry.js';
+import { Signed, signedRetryHeaders, type SignedCall } from '../http/retries.js';
 import { AddCredentialDto, CredentialChallengeDto, ListWalletQuery, VerifyCredentialDto } from './wallet.dto.js';
 import { AUTH_CREDENTIALS_TEXT } from '../docs/descriptions/wallet.js';
 

@@ -8,7 +8,7 @@ import { noContent, ok, ApiSignedResource } from '../docs/api-doc.js';
 import { CurrentActor } from '../http/auth.js';
 import { GetDoc } from '../http/routes.js';
 import { IdParam } from '../http/id-pipe.js';
-import { Signed, type SignedCall } from '../http/signed-retry.js';
+import { Signed, type SignedCall } from '../http/retries.js';
 import { ClientPublicKeyDto, ListWalletQuery } from './wallet.dto.js';
 import { AUTH_SESSIONS_TEXT } from '../docs/descriptions/wallet.js';
 

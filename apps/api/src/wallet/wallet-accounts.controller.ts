@@ -5,7 +5,7 @@ import { Queries } from '#application/queries/queries.js';
 import { ExportWalletCommand, SetPrivateEnabledCommand } from '#application/wallet/account-commands.js';
 import { ok, ApiSignedResource } from '../docs/api-doc.js';
 import { IdParam } from '../http/id-pipe.js';
-import { Signed, type SignedCall } from '../http/signed-retry.js';
+import { Signed, type SignedCall } from '../http/retries.js';
 import { ClientPublicKeyDto, UpdateWalletAccountDto } from './wallet.dto.js';
 import { WALLET_ACCOUNTS_TEXT } from '../docs/descriptions/wallet.js';
 

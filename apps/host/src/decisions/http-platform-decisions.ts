@@ -7,12 +7,11 @@ import type {
   PlatformDecision,
   PlatformDecisions,
 } from '#application/decisions/platform-decisions.js';
-import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import type { PlatformClocks } from '#application/command-context.js';
 import type { AppConfig } from '#config/config.js';
 import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
 import { systemClock, type Clock } from '#domain/clock.js';
-import { streams } from '#domain/ids.js';
-import { RecentCache } from '#domain/recent-cache.js';
+import { RecentCache, streams } from '#domain/primitives.js';
 import {
   parseDecisionAnswer,
   type DecisionAnswer,

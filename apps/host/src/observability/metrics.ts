@@ -6,7 +6,7 @@ import { BULK_IMPORT_QUEUE } from '#application/customers/bulk-imports.js';
 import { CARD_PROVISIONING_QUEUE } from '#application/cards/card-jobs.js';
 import { DomainError } from '#domain/errors.js';
 import { RAIL_QUEUE } from '#domain/payments/rails/bank-rails.js';
-import { TIMER_QUEUE } from '#domain/payments/timers/timers.js';
+import { TIMER_QUEUE } from '#domain/payments/transactions/payment-plan.js';
 import { WEBHOOK_QUEUE } from '#domain/webhooks/retry-policy.js';
 import type { EventStore } from '#event-store/event-store.js';
 import { allProjections } from '#read-models/projections/index.js';

@@ -1,5 +1,4 @@
-import { streams } from '#domain/ids.js';
-import { RecentCache } from '#domain/recent-cache.js';
+import { RecentCache, streams } from '#domain/primitives.js';
 import { evolveLedger, initialLedgerState, type LedgerEvent, type LedgerState } from '#domain/ledger/ledger.js';
 import { WEBHOOK_CONFIG_EVENTS, type WebhookConfigEvent } from '#domain/webhooks/webhook-config.js';
 import type { WebhookEnvelope } from '#domain/webhooks/webhook-delivery.js';

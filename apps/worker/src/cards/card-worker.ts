@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { cardDecider } from '#domain/cards/card.js';
 import type { CardCommand, CardEvent } from '#domain/cards/card-types.js';
 import { customerDecider, type CustomerEvent } from '#domain/customers/customer.js';
-import { randomIds, streams } from '#domain/ids.js';
+import { randomIds, streams } from '#domain/primitives.js';
 import { CheckpointedSubscription } from '#event-store/checkpointed-subscription.js';
 import type { RecordedEvent } from '#event-store/event-store.js';
 import { handleOrSetAside } from '#event-store/set-aside.js';

@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import type { CommandRunner } from '#application/command-runner.js';
-import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import type { PlatformClocks } from '#application/command-context.js';
 import { handleTimer } from '#application/payments/timers/timer-handler.js';
 import { PaymentProcess } from '#application/payments/transactions/payment-process.js';
 import { DomainError } from '#domain/errors.js';
-import { TIMER_QUEUE, type TimerJob } from '#domain/payments/timers/timers.js';
+import { TIMER_QUEUE, type TimerJob } from '#domain/payments/transactions/payment-plan.js';
 import type { EventStore } from '#event-store/event-store.js';
 import type { Job, JobQueue } from '#jobs/job-queue.js';
 

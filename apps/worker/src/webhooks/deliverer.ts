@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Clock } from '#domain/clock.js';
-import { streams } from '#domain/ids.js';
-import { RecentCache } from '#domain/recent-cache.js';
+import { RecentCache, streams } from '#domain/primitives.js';
 import { retryDelayMs, WEBHOOK_RETRY_POLICY } from '#domain/webhooks/retry-policy.js';
 import { webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
 import {
@@ -14,7 +13,7 @@ import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';
 import { approvalReply, requestedFieldsOf, type ApprovalReply } from '#domain/webhooks/payment-approval.js';
 import { APPROVAL_WEBHOOK_TYPE } from '#domain/webhooks/payment-webhooks.js';
 import type { AnswersAfter, CommandRunner } from '#application/command-runner.js';
-import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import type { PlatformClocks } from '#application/command-context.js';
 import { TurnMemo } from '#application/turn-memo.js';
 import type { DeliveryRequest, WebhookAttempts } from '#application/webhooks/webhook-attempts.js';
 import type { ProcessObservers } from '#application/infrastructure.js';

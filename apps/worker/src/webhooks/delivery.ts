@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { CommandRunner } from '#application/command-runner.js';
-import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import type { PlatformClocks } from '#application/command-context.js';
 import { APPROVAL_WEBHOOK_TYPE } from '#domain/webhooks/payment-webhooks.js';
 import { NOT_SENT_BACKED_OFF, webhookDeliveryDecider, type AttemptOutcome } from '#domain/webhooks/webhook-delivery.js';
 import { webhookDeliveryStream } from '#domain/webhooks/webhook-ids.js';

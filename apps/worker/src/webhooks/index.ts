@@ -1,6 +1,6 @@
 import type { CommandRunner } from '#application/command-runner.js';
 import type { Infrastructure, ProcessObservers } from '#application/infrastructure.js';
-import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import type { PlatformClocks } from '#application/command-context.js';
 import { loadSecretsKey, SecretBox } from '#crypto/secret-box.js';
 import { PaymentProcess } from '#application/payments/transactions/payment-process.js';
 import type { AppConfig } from '#config/config.js';

@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { DomainError } from '#domain/errors.js';
-import type { PaymentRef } from '#domain/payments/timers/timers.js';
+import type { PaymentRef } from '#domain/payments/transactions/payment-plan.js';
 import type { ApprovalReply } from '#domain/webhooks/payment-approval.js';
 import { awaitsApproval } from '#domain/webhooks/payment-webhooks.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import type { CommandRunner } from '#application/command-runner.js';
-import type { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import type { PlatformClocks } from '#application/command-context.js';
 import type { Actor } from '#application/tokens.js';
 import {
   ApproveIncomingPaymentCommand,

@@ -4,7 +4,7 @@ import { accessTokenStream, agentClaimDecider, ACCESS_TOKEN } from '#domain/agen
 import { agentDecider, agentStream } from '#domain/agents/agent.js';
 import type { ExistingAgent } from '#domain/agents/agent-types.js';
 import { DomainError, notFound } from '#domain/errors.js';
-import { isPublicId } from '#domain/ids.js';
+import { isPublicId } from '#domain/primitives.js';
 import { CommandRunner } from '../command-runner.js';
 import type { Actor } from '../tokens.js';
 

@@ -1,7 +1,7 @@
 import { authorizeAccounts, type NamedAccount } from '#domain/agents/agent-policy.js';
 import type { ExistingAgent } from '#domain/agents/agent-types.js';
 import { notFound } from '#domain/errors.js';
-import { isPublicId } from '#domain/ids.js';
+import { isPublicId } from '#domain/primitives.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
@@ -12,7 +12,7 @@ import {
   loadLiveExternalAccount,
   type LiveExternalAccount,
   type OwnedInternalAccount,
-} from '../payments/transactions/accounts.js';
+} from '../payments/transactions/payment-accounts.js';
 import { loadOwnAgent, type AgentPrincipal } from './agent-access.js';
 
 /** An account a request names, and the request field that names it. */

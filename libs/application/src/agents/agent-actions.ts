@@ -12,7 +12,7 @@ import type {
 } from '#domain/agents/agent-types.js';
 import { toAgentActionResource } from '#domain/agents/agent-views.js';
 import { DomainError, conflict, notFound } from '#domain/errors.js';
-import { publicId, streams, uuidOf } from '#domain/ids.js';
+import { publicId, streams, uuidOf } from '#domain/primitives.js';
 import { isQuoteExpired, quoteDecider, toQuoteResource, type QuoteRecord } from '#domain/payments/quotes/quote.js';
 import {
   toTransactionResource,
@@ -38,7 +38,7 @@ import {
   requireLiveAccounts,
   type LiveExternalAccount,
   type OwnedInternalAccount,
-} from '../payments/transactions/accounts.js';
+} from '../payments/transactions/payment-accounts.js';
 import { PaymentProcess } from '../payments/transactions/payment-process.js';
 import { transferAmount } from '#domain/payments/transfers/transfer-amount.js';
 import {

@@ -15,13 +15,13 @@ import type { AgentCommand, AgentPolicy, AgentPolicyUpdate, DeviceCode } from '#
 import { policyResource } from '#domain/agents/agent-policy.js';
 import { toAgentResource } from '#domain/agents/agent-views.js';
 import { conflict, DomainError, notFound } from '#domain/errors.js';
-import { publicId, type IdGenerator } from '#domain/ids.js';
+import { publicId, type IdGenerator } from '#domain/primitives.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { PlatformClocks } from '../command-context.js';
 import { IDS, READ_MODELS, type Actor } from '../tokens.js';
-import { platformCustomerIdOf } from '../payments/transactions/accounts.js';
+import { platformCustomerIdOf } from '../payments/transactions/payment-accounts.js';
 import { hashAccessToken, loadOwnAgent, newAccessToken } from './agent-access.js';
 import { effectId } from '../idempotency/effect-ids.js';
 

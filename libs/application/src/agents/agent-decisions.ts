@@ -1,6 +1,6 @@
 import type { AgentActionDecision, AgentActionSnapshot } from '#domain/agents/agent-types.js';
 import { toAgentActionResource } from '#domain/agents/agent-views.js';
-import { publicId, type IdGenerator } from '#domain/ids.js';
+import { publicId, type IdGenerator } from '#domain/primitives.js';
 import type { PlatformDecisions } from '../decisions/platform-decisions.js';
 import type { Actor } from '../tokens.js';
 

@@ -9,7 +9,7 @@ import {
 } from '#read-models/projections/agents/agent-projection.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
 import { CommandRunner } from '../command-runner.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { PlatformClocks } from '../command-context.js';
 import { listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
 import { loadOwnAgent } from './agent-access.js';

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ledgerLegs, ledgerPostings, ledgerTotals, toCustomerResource } from '#domain/audit/as-of.js';
-import { effectiveTimes, eventsUpTo, fold, pageOf, toHistoryEntry } from '#domain/audit/history.js';
-import type { HistoryEntry } from '#domain/audit/history.js';
+import { effectiveTimes, eventsUpTo, fold, type HistoryEntry, pageOf, toHistoryEntry } from '#domain/audit/history.js';
 import { cardDecider, toCardResource } from '#domain/cards/card.js';
 import type { CardEvent } from '#domain/cards/card-types.js';
 import { customerDecider, type CustomerEvent } from '#domain/customers/customer.js';
 import { notFound } from '#domain/errors.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import type { PlatformEvent } from '#domain/platforms/platform.js';
 import { quoteDecider, type QuoteEvent } from '#domain/payments/quotes/quote.js';
 import {
@@ -16,8 +15,11 @@ import {
 } from '#domain/payments/transactions/transaction.js';
 import type { EventStore, RecordedEvent } from '#event-store/event-store.js';
 import { Collections } from '#read-models/projections/collections.js';
-import { openAccountDoc, toInternalAccount } from '#read-models/projections/internal-account-docs.js';
-import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
+import {
+  type InternalAccountDoc,
+  openAccountDoc,
+  toInternalAccount,
+} from '#read-models/projections/internal-account-docs.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import type { SetAsideEventDoc } from '#read-models/runner/set-aside-events.js';
 import { getForPlatform, listForPlatform, stripPlatform } from '../queries/list-query.js';

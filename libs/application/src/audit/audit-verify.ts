@@ -5,7 +5,7 @@ import { GENESIS_HASH, verifyChain } from '#event-store/hash-chain.js';
 import { ProjectionRunner } from '#read-models/runner/projection-runner.js';
 import type { Projection } from '#read-models/projection.js';
 import type { Doc, ReadModelStore, ScratchReadModels } from '#read-models/read-model-store.js';
-import { canonicalJson } from '#domain/canonical-json.js';
+import { canonicalJson } from '#domain/primitives.js';
 
 export interface VerifyProgress {
   /** phase: replay (position of head), compare (collections), ledger (events read). */

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { TIMER_QUEUE } from '#domain/payments/timers/timers.js';
+import { TIMER_QUEUE } from '#domain/payments/transactions/payment-plan.js';
 import { WEBHOOK_QUEUE } from '#domain/webhooks/retry-policy.js';
 import type { EventStore } from '#event-store/event-store.js';
 import type { JobQueue, QueueDepth } from '#jobs/job-queue.js';

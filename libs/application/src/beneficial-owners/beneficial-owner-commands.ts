@@ -11,11 +11,10 @@ import {
 import { customerDecider } from '#domain/customers/customer.js';
 import { notABusiness } from '#domain/customers/kyb.js';
 import { DomainError, notFound } from '#domain/errors.js';
-import { publicId, streams, uuidOf } from '#domain/ids.js';
-import { CommandContext } from '../command-context.js';
+import { publicId, streams, uuidOf } from '#domain/primitives.js';
+import { CommandContext, PlatformClocks } from '../command-context.js';
 import { CommandRunner } from '../command-runner.js';
 import { customerStream, loadOwnCustomer } from '../customers/customer-commands.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { isSandboxPlatform } from '../platforms/platform-config.js';
 import type { Actor } from '../tokens.js';
 import { effectId } from '../idempotency/effect-ids.js';

@@ -5,7 +5,7 @@ import {
   toBeneficialOwnerResource,
 } from '#domain/beneficial-owners/beneficial-owner.js';
 import { notABusiness, type OwnerOutcome } from '#domain/customers/kyb.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { BeneficialOwnerDoc } from '#read-models/projections/beneficial-owners/beneficial-owner-projection.js';
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';

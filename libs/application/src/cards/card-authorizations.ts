@@ -29,7 +29,7 @@ import { CommandContext, slowDecisionStep } from '../command-context.js';
 import type { PlatformDecisions } from '../decisions/platform-decisions.js';
 import { askPlatformAboutCard, recordedDecision, type CardPlatformAnswer } from './card-decisions.js';
 import { customerDecider } from '#domain/customers/customer.js';
-import { publicId, streams } from '#domain/ids.js';
+import { publicId, streams } from '#domain/primitives.js';
 import { requireSandbox } from '../payments/ledger/fund-commands.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { JOB_QUEUE, PLATFORM_DECISIONS, type Actor } from '../tokens.js';

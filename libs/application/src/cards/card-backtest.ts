@@ -3,7 +3,7 @@ import { CardBacktest, checkBacktestPeriod, type BacktestPeriod } from '#domain/
 import { checkSpendingControls, type SpendingControls } from '#domain/cards/card-spending.js';
 import type { CardEvent } from '#domain/cards/card-types.js';
 import { notFound } from '#domain/errors.js';
-import { streams, uuidOf } from '#domain/ids.js';
+import { streams, uuidOf } from '#domain/primitives.js';
 import type { EventStore } from '#event-store/event-store.js';
 import { EVENT_STORE } from '../tokens.js';
 

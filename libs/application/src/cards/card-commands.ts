@@ -13,7 +13,7 @@ import type {
 import { platformCardIdKey } from '#domain/claims/claim.js';
 import { customerDecider } from '#domain/customers/customer.js';
 import { notFound } from '#domain/errors.js';
-import { publicId, streams, uuidOf } from '#domain/ids.js';
+import { publicId, streams, uuidOf } from '#domain/primitives.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { CommandContext } from '../command-context.js';

@@ -1,6 +1,6 @@
 import type { AuthorizationDecision } from '#domain/cards/card-decision.js';
 import type { CardSnapshot, DeclineReason, Merchant } from '#domain/cards/card-types.js';
-import { publicId, type IdGenerator } from '#domain/ids.js';
+import { publicId, type IdGenerator } from '#domain/primitives.js';
 import type { PlatformDecision, PlatformDecisions } from '../decisions/platform-decisions.js';
 
 /** What the platform's decision endpoint (or its default) made of an authorization request. */

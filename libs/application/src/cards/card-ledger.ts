@@ -1,7 +1,7 @@
 import type { CardEvent } from '#domain/cards/card-types.js';
 import { holdTransferIds } from '#domain/cards/card-holds.js';
 import type { Clock } from '#domain/clock.js';
-import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { publicId, streams, type IdGenerator } from '#domain/primitives.js';
 import { ledgerDecider, type LedgerAccountSpec } from '#domain/ledger/ledger.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import type { CommandRunner } from '../command-runner.js';

@@ -28,8 +28,7 @@ import type {
   ProcessorReversalReason,
 } from '#domain/cards/card-types.js';
 import { invalid } from '#domain/errors.js';
-import { streams } from '#domain/ids.js';
-import { formatAmount } from '#domain/money.js';
+import { formatAmount, streams } from '#domain/primitives.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { CommandContext } from '../command-context.js';
 import { requireSandbox } from '../payments/ledger/fund-commands.js';

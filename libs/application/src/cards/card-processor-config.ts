@@ -8,7 +8,7 @@ import {
 } from '#domain/cards/card-processor.js';
 import type { SecretBox } from '#crypto/secret-box.js';
 import { CommandRunner } from '../command-runner.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { PlatformClocks } from '../command-context.js';
 import { verifySignedCall, type SignedCaller } from '../signed-callers.js';
 import { SECRET_BOX, type Actor } from '../tokens.js';
 

@@ -16,10 +16,10 @@ import {
 import { cardTransactionIdOf } from '#domain/cards/card-transaction.js';
 import type { CardAuthorizationRecord, EntryMode, ExistingCard, Merchant } from '#domain/cards/card-types.js';
 import { DomainError, invalid } from '#domain/errors.js';
-import { streams, uuidOf, type IdGenerator } from '#domain/ids.js';
+import { streams, uuidOf, type IdGenerator } from '#domain/primitives.js';
 import { CommandRunner } from '../command-runner.js';
 import { KeyedLock } from '../command-runner-policy.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { PlatformClocks } from '../command-context.js';
 import { IDS, type Actor } from '../tokens.js';
 import { CardAuthorizations, type AuthorizationRequest } from './card-authorizations.js';
 import { CardLocks, loadOwnCard } from './card-commands.js';

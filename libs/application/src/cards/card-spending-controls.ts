@@ -1,6 +1,6 @@
 import { cardSpendingDecline, type SpendingControls, type SpendingDeclineReason } from '#domain/cards/card-spending.js';
 import type { ExistingCard, Merchant } from '#domain/cards/card-types.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import type { CommandRunner } from '../command-runner.js';
 

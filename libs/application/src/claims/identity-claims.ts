@@ -19,7 +19,7 @@ import { walletAuthDecider } from '#domain/wallet/wallet-auth.js';
 import { WrongExpectedVersion, type EventStore } from '#event-store/event-store.js';
 import { CommandRunner } from '../command-runner.js';
 import { EVENT_STORE, type Actor } from '../tokens.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { PlatformClocks } from '../command-context.js';
 
 /** The resource a claim is made for: its public id and its stream. */
 export interface ClaimOwner {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { estimateWithdrawalFee, type WithdrawalFeeEstimate } from '#domain/crypto/withdrawal-fee.js';
 import { notFound } from '#domain/errors.js';
-import { isPublicId } from '#domain/ids.js';
+import { isPublicId } from '#domain/primitives.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';

@@ -1,4 +1,4 @@
-import { randomIds, streams, type IdGenerator } from '#domain/ids.js';
+import { randomIds, streams, type IdGenerator } from '#domain/primitives.js';
 import { bulkImportCustomerId, columnOf, customerRow } from '#domain/customers/bulk-import-csv.js';
 import {
   bulkImportDecider,
@@ -14,9 +14,8 @@ import { DomainError, type FieldError } from '#domain/errors.js';
 import type { EventStore } from '#event-store/event-store.js';
 import { UnrecoverableJobError } from '#jobs/job-queue.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
-import { CommandContext, faultPoint } from '../command-context.js';
+import { CommandContext, faultPoint, type PlatformClocks } from '../command-context.js';
 import type { CommandRunner } from '../command-runner.js';
-import type { PlatformClocks } from '../platforms/platform-clocks.js';
 import type { Actor } from '../tokens.js';
 import { CreateCustomerCommand, CreateCustomerHandler } from './customer-commands.js';
 

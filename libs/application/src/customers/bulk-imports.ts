@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { bulkImportDecider } from '#domain/customers/bulk-import.js';
-import { publicId, streams } from '#domain/ids.js';
+import { publicId, streams } from '#domain/primitives.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import type { AppConfig } from '#config/config.js';
 import { CommandContext } from '../command-context.js';

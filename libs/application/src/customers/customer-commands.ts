@@ -12,9 +12,8 @@ import {
 } from '#domain/customers/customer.js';
 import { sandboxKycStatus } from '#domain/customers/sandbox-kyc.js';
 import { DomainError, conflict, invalid, notFound } from '#domain/errors.js';
-import { publicId, streams, uuidOf } from '#domain/ids.js';
+import { CRYPTO_CURRENCIES, currency, publicId, streams, uuidOf } from '#domain/primitives.js';
 import { ledgerDecider } from '#domain/ledger/ledger.js';
-import { CRYPTO_CURRENCIES, currency } from '#domain/money.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import { CommandContext } from '../command-context.js';
 import { IdentityClaims } from '../claims/identity-claims.js';

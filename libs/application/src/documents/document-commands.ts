@@ -3,7 +3,7 @@ import type { StagedBlob } from '#blob-store/blob-store.js';
 import { documentDecider, type DocumentDetails, type DocumentFile } from '#domain/documents/document.js';
 import type { DocumentMediaType } from '#domain/documents/document-types.js';
 import { DomainError, notFound } from '#domain/errors.js';
-import { publicId, streams } from '#domain/ids.js';
+import { publicId, streams } from '#domain/primitives.js';
 import { CommandContext } from '../command-context.js';
 import { loadOwnBeneficialOwner } from '../beneficial-owners/beneficial-owner-commands.js';
 import { CommandRunner } from '../command-runner.js';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { BlobStore, StagedBlob } from '#blob-store/blob-store.js';
 import { documentContentDecider, documentContentStream } from '#domain/documents/document-content.js';
 import type { ReleasedFile } from '#domain/documents/document.js';
-import type { IdGenerator } from '#domain/ids.js';
+import type { IdGenerator } from '#domain/primitives.js';
 import { CommandRunner } from '../command-runner.js';
 import { BLOB_STORE, IDS, type Actor } from '../tokens.js';
 

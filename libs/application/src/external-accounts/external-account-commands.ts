@@ -6,8 +6,7 @@ import { beneficiaryName } from '#domain/external-accounts/account-info-view.js'
 import { validateAccountInfo } from '#domain/external-accounts/account-validation.js';
 import { sandboxBeneficiaryCheck, type BeneficiaryCheck } from '#domain/external-accounts/beneficiary-check.js';
 import { externalAccountDecider, type ExistingExternalAccount } from '#domain/external-accounts/external-account.js';
-import { publicId, streams } from '#domain/ids.js';
-import { requireCurrencyCode } from '#domain/money.js';
+import { publicId, requireCurrencyCode, streams } from '#domain/primitives.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { ExternalAccountDoc } from '#read-models/projections/external-accounts/external-account-projection.js';
@@ -17,7 +16,7 @@ import { IdentityClaims } from '../claims/identity-claims.js';
 import { CommandRunner } from '../command-runner.js';
 import { loadOwnCustomer } from '../customers/customer-commands.js';
 import { READ_MODELS, type Actor } from '../tokens.js';
-import { externalAccountStream, loadExternalAccount } from '../payments/transactions/accounts.js';
+import { externalAccountStream, loadExternalAccount } from '../payments/transactions/payment-accounts.js';
 import { effectId } from '../idempotency/effect-ids.js';
 
 /** Customer external accounts and the platform's own live under separate paths; each path sees only its kind. */

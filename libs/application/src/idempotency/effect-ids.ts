@@ -1,5 +1,5 @@
-import type { IdGenerator } from '#domain/ids.js';
-import { derivedUuid } from '#domain/payments/transfers/payment-legs.js';
+import type { IdGenerator } from '#domain/primitives.js';
+import { derivedUuid } from '#domain/payments/transactions/payment-plan.js';
 import type { Actor } from '../tokens.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { IdGenerator } from '#domain/ids.js';
+import type { IdGenerator } from '#domain/primitives.js';
 import { effectId, effectIds, keyedActor } from './effect-ids.js';
 
 const actor = { platformId: 'Platform:p', actor: 'ApiToken:t', correlationId: 'c' };

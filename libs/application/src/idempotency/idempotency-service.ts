@@ -1,7 +1,7 @@
 import type { SecretBox } from '#crypto/secret-box.js';
 import { DomainError } from '#domain/errors.js';
 import type { Clock } from '#domain/clock.js';
-import type { IdGenerator } from '#domain/ids.js';
+import type { IdGenerator } from '#domain/primitives.js';
 import {
   claimOutcome,
   idempotencyDecider,
@@ -12,7 +12,7 @@ import {
 import type { EventMetadata } from '#event-store/event-store.js';
 import type { CommandRunner } from '../command-runner.js';
 import type { Actor } from '../tokens.js';
-import type { PlatformClocks } from '../platforms/platform-clocks.js';
+import type { PlatformClocks } from '../command-context.js';
 import { keyedActor } from './effect-ids.js';
 
 export interface IdempotentRequest {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { SecretBox } from '#crypto/secret-box.js';
 import { ManualClock } from '#domain/clock.js';
-import { SequentialIds } from '#domain/ids.js';
+import { SequentialIds } from '#domain/primitives.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import { MemoryEventStore } from '#event-store/memory/event-store.js';
 import { CommandRunner } from '../command-runner.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { PlatformClocks } from '../command-context.js';
 import { IdempotencyService } from './idempotency-service.js';
 
 const PLATFORM = 'Platform:00000000-0000-4000-8000-0000000000aa';

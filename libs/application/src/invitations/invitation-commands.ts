@@ -1,14 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, notFound } from '#domain/errors.js';
-import { streams } from '#domain/ids.js';
+import { streams, toAmount } from '#domain/primitives.js';
 import {
   INVITATION_CODE,
   invitationCode,
   invitationDecider,
   type ExistingInvitation,
 } from '#domain/invitations/invitation.js';
-import { toAmount } from '#domain/money.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';

@@ -6,7 +6,7 @@ import type { InvitationDoc } from '#read-models/projections/invitations/invitat
 import type { Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { listForPlatform } from '../queries/list-query.js';
 import { READ_MODELS } from '../tokens.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { PlatformClocks } from '../command-context.js';
 
 /** Invitation reads; EXPIRED is derived at read time from the inviting platform's clock. */
 @Injectable()

@@ -4,8 +4,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { Address, BusinessInfo, CustomerType, KycStatus } from '#domain/customers/customer.js';
 import type { DocumentDetails } from '#domain/documents/document.js';
 import { DomainError, notFound } from '#domain/errors.js';
-import { compact } from '#domain/objects.js';
-import { streams } from '#domain/ids.js';
+import { compact, streams } from '#domain/primitives.js';
 import {
   KYC_LINK_PROVIDER,
   hashKycSecret,

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { ManualClock } from '#domain/clock.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import type { EventStore, RecordedEvent } from '#event-store/event-store.js';
 import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import { useTempDir } from '../../../../test/support/temp-dir.js';
-import { PlatformClocks } from './platform-clocks.js';
+import { PlatformClocks } from '../command-context.js';
 
 const START = Date.UTC(2026, 5, 1, 12);
 const HOUR = 3_600_000;

@@ -1,13 +1,11 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { publicId, streams, type IdGenerator } from '#domain/ids.js';
-import { CRYPTO_CURRENCIES, CURRENCY_CODES } from '#domain/money.js';
+import { CRYPTO_CURRENCIES, CURRENCY_CODES, type IdGenerator, publicId, streams } from '#domain/primitives.js';
 import { PERMISSIONS, tokenPermissions, type Permission } from '#domain/platforms/permissions.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import { hashSecret, newSecret } from '#crypto/secrets.js';
-import { CommandContext } from '../command-context.js';
+import { CommandContext, PlatformClocks } from '../command-context.js';
 import { CommandRunner } from '../command-runner.js';
 import type { Actor } from '../tokens.js';
-import { PlatformClocks } from './platform-clocks.js';
 
 export interface IssuedToken {
   id: string;

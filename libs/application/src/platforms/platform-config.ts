@@ -5,7 +5,7 @@ import type { AppConfig } from '#config/config.js';
 import { railFolder, type BankRailConfig } from '#domain/payments/rails/bank-rails.js';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '#domain/errors.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { platformDecider, type PlatformState } from '#domain/platforms/platform.js';
 import {
   currencyConfigResource,

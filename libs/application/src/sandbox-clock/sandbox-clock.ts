@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { sandboxClockDecider } from '#domain/sandbox-clock/sandbox-clock.js';
 import type { JobQueue } from '#jobs/job-queue.js';
-import { CommandContext } from '../command-context.js';
+import { CommandContext, PlatformClocks } from '../command-context.js';
 import { requireSandbox } from '../payments/ledger/fund-commands.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { JOB_QUEUE, type Actor } from '../tokens.js';
 
 /** Reads a platform's clock: its time and its offset from real time (0 for production platforms). */

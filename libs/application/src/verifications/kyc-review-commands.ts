@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { beneficialOwnerDecider } from '#domain/beneficial-owners/beneficial-owner.js';
 import { customerDecider } from '#domain/customers/customer.js';
 import { DomainError, invalid, notFound } from '#domain/errors.js';
-import { streams, uuidOf } from '#domain/ids.js';
+import { streams, uuidOf } from '#domain/primitives.js';
 import { reviewOutcome } from '#domain/verifications/review.js';
 import {
   requireReview,

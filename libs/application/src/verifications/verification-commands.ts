@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { customerDecider, type CustomerState } from '#domain/customers/customer.js';
 import { notFound } from '#domain/errors.js';
-import { publicId } from '#domain/ids.js';
+import { publicId } from '#domain/primitives.js';
 import {
   kycStatusFrom,
   verificationDecider,

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { sealToClientPublicKey } from '#crypto/session-keys.js';
 import { conflict } from '#domain/errors.js';
-import { publicId, type IdGenerator } from '#domain/ids.js';
+import { publicId, type IdGenerator } from '#domain/primitives.js';
 import { IDS, type Actor } from '../tokens.js';
 import { SignedRetryService, type SignedRequest, type SignedResult } from './signed-retry.service.js';
 import { WalletAccounts } from './wallet-accounts.js';

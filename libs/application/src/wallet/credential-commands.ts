@@ -5,7 +5,7 @@ import { verifyPasskeyRegistration, type PasskeyAttestation } from '#crypto/weba
 import { passkeyCredentialKey } from '#domain/claims/claim.js';
 import { customerDecider } from '#domain/customers/customer.js';
 import { invalid, notFound } from '#domain/errors.js';
-import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { publicId, streams, type IdGenerator } from '#domain/primitives.js';
 import { unauthorized, type SignedRetryProof } from '#domain/wallet/signed-retry.js';
 import type { NewAuthMethod } from '#domain/wallet/wallet-auth.js';
 import {
@@ -16,14 +16,13 @@ import {
   requireAuthMethod,
 } from '#domain/wallet/wallet-auth-state.js';
 import { toAuthMethodView, type AuthMethodView } from '#domain/wallet/wallet-views.js';
-import { CommandContext } from '../command-context.js';
+import { CommandContext, PlatformClocks } from '../command-context.js';
 import { IdentityClaims } from '../claims/identity-claims.js';
 import { IDS, type Actor } from '../tokens.js';
 import { SignedRetryService, type SignedRequest, type SignedResult } from './signed-retry.service.js';
 import { emailRequired, WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
 import { WalletQueries } from './wallet-queries.js';
 import { WalletVerifiers } from './wallet-verifiers.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { effectId } from '../idempotency/effect-ids.js';
 
 export interface AddCredentialInput {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { customerDecider } from '#domain/customers/customer.js';
-import { isPublicId, streams } from '#domain/ids.js';
+import { isPublicId, streams } from '#domain/primitives.js';
 import { activeAuthMethods } from '#domain/wallet/wallet-auth-state.js';
 import { CommandRunner } from '../command-runner.js';
 import { type Actor } from '../tokens.js';

@@ -4,7 +4,7 @@ import { issueSessionKey } from '#crypto/session-keys.js';
 import { verifyPasskeyAuthentication, type PasskeyAssertion } from '#crypto/webauthn.js';
 import type { AppConfig } from '#config/config.js';
 import { invalid, notFound } from '#domain/errors.js';
-import { publicId, type IdGenerator } from '#domain/ids.js';
+import { publicId, type IdGenerator } from '#domain/primitives.js';
 import { unauthorized } from '#domain/wallet/signed-retry.js';
 import type { SessionProof, WalletAuthCommand } from '#domain/wallet/wallet-auth.js';
 import { requireSession, type AuthMethodRecord, type AuthMethodType } from '#domain/wallet/wallet-auth-state.js';
@@ -20,7 +20,7 @@ import {
 import { WalletAccounts, type ProvisionedWallet } from './wallet-accounts.js';
 import { WalletQueries } from './wallet-queries.js';
 import { INVALID_OTP, WalletVerifiers } from './wallet-verifiers.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { PlatformClocks } from '../command-context.js';
 import { effectId } from '../idempotency/effect-ids.js';
 
 export interface VerifyCredentialInput {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { verifyStamp } from '#crypto/stamp.js';
-import { publicId, type IdGenerator } from '#domain/ids.js';
+import { publicId, type IdGenerator } from '#domain/primitives.js';
 import { unauthorized, type SignedRetryProof } from '#domain/wallet/signed-retry.js';
 import type { NewAuthMethod } from '#domain/wallet/wallet-auth.js';
 import {
@@ -10,9 +10,8 @@ import {
   type SignedRetryIntent,
   type WalletAuthEvent,
 } from '#domain/wallet/wallet-auth-state.js';
-import { faultPoint } from '../command-context.js';
+import { faultPoint, PlatformClocks } from '../command-context.js';
 import { IDS, type Actor } from '../tokens.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
 import { WalletAccounts } from './wallet-accounts.js';
 
 /** Step 1's answer: the payload the client must stamp, and the requestId to retry with. */

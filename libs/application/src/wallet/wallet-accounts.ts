@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { customerDecider } from '#domain/customers/customer.js';
 import { DomainError, invalid, notFound } from '#domain/errors.js';
-import { isPublicId, publicId, streams } from '#domain/ids.js';
+import { isPublicId, publicId, streams } from '#domain/primitives.js';
 import { walletAuthDecider, type WalletAuthCommand } from '#domain/wallet/wallet-auth.js';
 import type { ProvisionedWalletState, WalletAuthState } from '#domain/wallet/wallet-auth-state.js';
 import { Collections } from '#read-models/projections/collections.js';

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isPublicId, type ResourceKind } from '#domain/ids.js';
+import { isPublicId, type ResourceKind } from '#domain/primitives.js';
 import { notFound } from '#domain/errors.js';
 import type { AuthMethodView, AuthSessionView } from '#domain/wallet/wallet-views.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { AuthMethodDoc, AuthSessionDoc } from '#read-models/projections/wallet/wallet-auth-projection.js';
 import type { Doc, Filter, ReadModelStore } from '#read-models/read-model-store.js';
 import { READ_MODELS } from '../tokens.js';
-import { PlatformClocks } from '../platforms/platform-clocks.js';
+import { PlatformClocks } from '../command-context.js';
 
 // The spec's credential and session lists are not paginated; a wallet has a handful of each.
 const LIST_LIMIT = 1000;

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, notFound } from '#domain/errors.js';
-import { publicId, streams, uuidOf } from '#domain/ids.js';
+import { publicId, streams, uuidOf } from '#domain/primitives.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import {
   rotatedSecret,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { webhookConfigDecider } from '#domain/webhooks/webhook-config.js';
 import type { DecisionEndpoint } from '#domain/webhooks/decision-endpoints.js';
 import { Collections } from '#read-models/projections/collections.js';

@@ -1,4 +1,4 @@
-import { statedAmount } from '../money.js';
+import { statedAmount } from '../primitives.js';
 import { DomainError } from '../errors.js';
 import { agentDecider } from './agent.js';
 import { convertAmount, recastUsage } from './agent-policy.js';

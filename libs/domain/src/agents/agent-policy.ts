@@ -1,6 +1,6 @@
 import { plantedFaults } from '../planted-faults.js';
 import { DomainError, notFound } from '../errors.js';
-import { CURRENCIES, MAX_JSON_AMOUNT, currency, formatAmount } from '../money.js';
+import { CURRENCIES, MAX_JSON_AMOUNT, currency, formatAmount } from '../primitives.js';
 import { conversionRate, pow10, scaleUp } from '../payments/rates/rate-table.js';
 import type {
   AccountRule,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatAmount } from '../money.js';
+import { formatAmount } from '../primitives.js';
 import { authorizeAccounts, convertAmount } from './agent-policy.js';
 import { agentDecider, requireAgent } from './agent.js';
 import { spec, ACC, OTHER, T0, policy, created, requestAction, run, executed, lastAction } from './agent.fixtures.js';

@@ -1,8 +1,13 @@
 import type { CustomerState } from '../customers/customer.js';
 import { customerFields } from '../customers/customer-fields.js';
-import { evolveLedger, initialLedgerState, postedBalance } from '../ledger/ledger.js';
-import type { LedgerEvent, LedgerState } from '../ledger/ledger.js';
-import { statedAmount } from '../money.js';
+import {
+  evolveLedger,
+  initialLedgerState,
+  type LedgerEvent,
+  type LedgerState,
+  postedBalance,
+} from '../ledger/ledger.js';
+import { statedAmount } from '../primitives.js';
 import { toHistoryEntry, type AuditSourceEvent, type HistoryEntry } from './history.js';
 
 /** One ledger posting of an internal account, with the account's posted balance right after it. */

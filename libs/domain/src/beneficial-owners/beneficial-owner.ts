@@ -1,5 +1,4 @@
-import { compact } from '../objects.js';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson, compact } from '../primitives.js';
 import type { Decider } from '../decider.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import type { KycStatus, OwnerOutcome } from '../customers/kyb.js';

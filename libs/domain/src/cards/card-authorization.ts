@@ -1,7 +1,6 @@
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { cardTransactionIdOf, checkClearing, checkReturn, type CardTransactionState } from './card-transaction.js';
-import { publicId } from '../ids.js';
-import { formatAmount } from '../money.js';
+import { formatAmount, publicId } from '../primitives.js';
 import { uuidFromName } from '../webhooks/webhook-ids.js';
 import { unreachable } from '../decider.js';
 import { cardSpendingDecline } from './card-spending.js';

@@ -1,5 +1,5 @@
 import { invalid } from '../errors.js';
-import { statedAmount } from '../money.js';
+import { statedAmount } from '../primitives.js';
 import { cardDecider } from './card.js';
 import {
   addSpend,

@@ -1,4 +1,4 @@
-import { publicId } from '../ids.js';
+import { publicId } from '../primitives.js';
 import { uuidFromName } from '../webhooks/webhook-ids.js';
 import type { ApprovedAuthorization, AuthorizationHold } from './card-types.js';
 

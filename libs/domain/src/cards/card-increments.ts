@@ -1,6 +1,5 @@
-import { invalid } from '../errors.js';
-import { formatAmount } from '../money.js';
-import { conflict } from '../errors.js';
+import { conflict, invalid } from '../errors.js';
+import { formatAmount } from '../primitives.js';
 import { heldAmount, requireApproved } from './card-authorization.js';
 import { holdsOf, reversalSplit, withHolds } from './card-holds.js';
 import type { AuthorizationDecision } from './card-decision.js';

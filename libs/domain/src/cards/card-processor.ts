@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Decider } from '../decider.js';
 import { invalid } from '../errors.js';
-import { publicId } from '../ids.js';
+import { publicId } from '../primitives.js';
 import { uuidFromName } from '../webhooks/webhook-ids.js';
 
 /**

@@ -1,6 +1,5 @@
 import { invalid } from '../errors.js';
-import { publicId } from '../ids.js';
-import { currency, formatAmount, toJsonNumber, type Currency } from '../money.js';
+import { currency, type Currency, formatAmount, publicId, toJsonNumber } from '../primitives.js';
 import { uuidFromName } from '../webhooks/webhook-ids.js';
 import type {
   ApprovedAuthorization,

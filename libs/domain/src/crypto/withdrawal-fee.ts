@@ -1,5 +1,5 @@
 import { invalid } from '../errors.js';
-import { CRYPTO_CURRENCIES, formatAmount, toAmount, toJsonNumber } from '../money.js';
+import { CRYPTO_CURRENCIES, formatAmount, toAmount, toJsonNumber } from '../primitives.js';
 
 /**
  * What a crypto withdrawal to an external address costs: the network's fee (in the network's own

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isPublicId } from '../ids.js';
+import { isPublicId } from '../primitives.js';
 import { REQUIRED_COLUMNS, bulkImportCustomerId, columnOf, customerRow, headerProblems } from './bulk-import-csv.js';
 
 const HEADER = [...REQUIRED_COLUMNS, 'fullName', 'birthDate', 'businessLegalName', 'addressLine2', 'email'];

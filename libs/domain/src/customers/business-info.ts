@@ -1,4 +1,4 @@
-import { compact } from '../objects.js';
+import { compact } from '../primitives.js';
 /**
  * A business customer's information, with the public API's field names and enumerations. On update the
  * given fields replace the stored ones and the others stay (see `mergeBusinessInfo`).

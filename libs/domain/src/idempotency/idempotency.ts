@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Decider } from '../decider.js';
 import { conflict } from '../errors.js';
-import { derivedUuid } from '../payments/transfers/payment-legs.js';
-import { canonicalJson } from '../canonical-json.js';
+import { derivedUuid } from '../payments/transactions/payment-plan.js';
+import { canonicalJson } from '../primitives.js';
 import { plantedFaults } from '../planted-faults.js';
 
 /**

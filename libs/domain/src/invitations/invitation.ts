@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { latestSnapshotDecider, type Decider } from '../decider.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
-import { currency, toJsonNumber, type Currency } from '../money.js';
+import { currency, toJsonNumber, type Currency } from '../primitives.js';
 
 /**
  * An invitation lets a customer invite someone by link. Any platform whose user holds the link

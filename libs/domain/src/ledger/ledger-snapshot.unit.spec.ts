@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { bytesSource, throughSnapshot } from '../snapshot-codec.js';
 import { expectSnapshotFoldsAlike } from '../testing/snapshot-property.js';
-import { ledgerBatchDecider } from '../payments/transfers/payment-legs.js';
+import { ledgerBatchDecider } from '../payments/transactions/payment-plan.js';
 import {
   decideLedger,
   evolveLedger,

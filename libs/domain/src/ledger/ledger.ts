@@ -1,6 +1,6 @@
 import type { Decider } from '../decider.js';
 import { DomainError, conflict, invalid } from '../errors.js';
-import { formatAmount, MAX_JSON_AMOUNT } from '../money.js';
+import { formatAmount, MAX_JSON_AMOUNT } from '../primitives.js';
 import { plantedFaults } from '../planted-faults.js';
 import { ledgerSnapshot } from './ledger-snapshot.js';
 import {

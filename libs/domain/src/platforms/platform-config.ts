@@ -1,7 +1,6 @@
 import type { BankRailConfig } from '../payments/rails/bank-rails.js';
-import { compact } from '../objects.js';
+import { compact, currency, CURRENCY_CODES } from '../primitives.js';
 import { invalid } from '../errors.js';
-import { currency, CURRENCY_CODES } from '../money.js';
 import { railsFor, UMA_RAIL } from '../payments/rates/rate-table.js';
 import { requiredPayerDataFieldsFor } from '../payments/lookups/lookup.js';
 import type { SpendingControls } from '../cards/card-spending.js';

@@ -1,4 +1,4 @@
-import { currency, type Currency } from '../money.js';
+import { currency, type Currency } from '../primitives.js';
 
 /**
  * UMA providers the sandbox knows: institutions reachable over UMA, with the regions and

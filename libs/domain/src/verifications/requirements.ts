@@ -1,5 +1,5 @@
 import type { CustomerProfile, CustomerType } from '../customers/customer.js';
-import { sandboxSuffix } from '../payments/rails/sandbox-rail.js';
+import { sandboxSuffix } from '../payments/transactions/payment-plan.js';
 import type { DocumentType } from '../documents/document-types.js';
 import type { VerificationError, VerificationErrorType } from './verification.js';
 

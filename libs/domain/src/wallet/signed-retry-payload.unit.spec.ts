@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../primitives.js';
 import { DomainError } from '../errors.js';
 import { assertRetryBodyMatches, buildPayloadToSign, operationOf, parsePayloadToSign } from './signed-retry.js';
 

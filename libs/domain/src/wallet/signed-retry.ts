@@ -1,4 +1,4 @@
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../primitives.js';
 import { DomainError, conflict } from '../errors.js';
 import type { CommandOf, SignedRetryProof } from './wallet-auth-commands.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { currency } from '#domain/money.js';
+import { currency } from '#domain/primitives.js';
 import { accountDoc, alice, customerId, map, platformId, recorded, sources } from './webhook-event-map.fixtures.js';
 
 describe('the event -> webhook table: payments, account status, verifications', () => {

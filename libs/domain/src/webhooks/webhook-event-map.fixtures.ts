@@ -1,5 +1,5 @@
 import { evolveLedger, initialLedgerState, type LedgerEvent } from '../ledger/ledger.js';
-import { currency } from '../money.js';
+import { currency } from '../primitives.js';
 import {
   WEBHOOK_EVENT_MAP,
   type InternalAccountResource,

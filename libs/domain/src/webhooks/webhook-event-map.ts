@@ -7,7 +7,7 @@ import { finishedJobResource, type BulkImportEvent } from '../customers/bulk-imp
 import type { KycStatus } from '../customers/customer.js';
 import { invitationResource, type InvitationSnapshot } from '../invitations/invitation.js';
 import { postedBalance, type LedgerState } from '../ledger/ledger.js';
-import { toJsonNumber } from '../money.js';
+import { toJsonNumber } from '../primitives.js';
 import {
   toTransactionResource,
   type TransactionRecord,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { currency } from '#domain/money.js';
+import { currency } from '#domain/primitives.js';
 import { usdTransferCreated } from '#domain/testing/fixtures.js';
 import { WEBHOOK_EVENT_MAP } from './webhook-event-map.js';
 

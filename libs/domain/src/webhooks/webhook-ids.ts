@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { publicId } from '../ids.js';
+import { publicId } from '../primitives.js';
 
 /**
  * A uuid derived from a name (SHA-256, RFC 4122 layout with version 5 bits): the same source

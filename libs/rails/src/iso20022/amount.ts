@@ -1,4 +1,4 @@
-import { CURRENCIES } from '#domain/money.js';
+import { CURRENCIES } from '#domain/primitives.js';
 import { Amount } from './messages.js';
 import { At, Iso20022Error, XmlNode, attr, ownText } from './xml.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { depositNetwork, depositWallet } from '#domain/crypto/deposit-networks.js';
-import { CRYPTO_CURRENCIES, currency } from '#domain/money.js';
+import { CRYPTO_CURRENCIES, currency } from '#domain/primitives.js';
 import type { InternalAccountStatus, InternalAccountType } from '#domain/customers/customer.js';
 import { railFor, type BankRailConfig } from '#domain/payments/rails/bank-rails.js';
 import { bankDepositAccount, sandboxDepositAccount } from '#domain/payments/rails/deposit-accounts.js';

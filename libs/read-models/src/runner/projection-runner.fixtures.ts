@@ -1,5 +1,5 @@
 import { ManualClock } from '#domain/clock.js';
-import { SequentialIds, publicId, streams } from '#domain/ids.js';
+import { SequentialIds, publicId, streams } from '#domain/primitives.js';
 import type { EventStore, NewEvent } from '#event-store/event-store.js';
 import { Collections } from '../projections/index.js';
 import type { Doc, ReadModelStore } from '../read-model-store.js';

@@ -1,4 +1,4 @@
-import { RecentCache } from '#domain/recent-cache.js';
+import { RecentCache } from '#domain/primitives.js';
 import type { BufferedWrites } from '../buffered-transaction.js';
 import type { CheckpointCommit, Doc } from '../read-model-store.js';
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { RecentCache } from '#domain/recent-cache.js';
+import { RecentCache } from '#domain/primitives.js';
 import { plainError, plainFailureOf, type PlainFailure } from '#event-store/sqlite/commit-thread.js';
 import { ConcurrentProjectionUpdate, LeaseLost, type CheckpointCommit, type Fence } from '../read-model-store.js';
 

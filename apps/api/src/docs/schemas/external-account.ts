@@ -1,6 +1,6 @@
 import * as accounts from '#domain/external-accounts/account-types.js';
 import { ANY_TYPE_FIELDS, BENEFICIARY_TEXT_MAX } from '#domain/external-accounts/account-validation.js';
-import { CURRENCY_CODE_PATTERN } from '#domain/money.js';
+import { CURRENCY_CODE_PATTERN } from '#domain/primitives.js';
 import { dateTime, ref, type Schema, str, idOf } from './kit.js';
 
 const fieldSchema = (f: accounts.AccountField): Schema =>

@@ -5,7 +5,7 @@ import { AssignBankCreditCommand, ReturnBankCreditCommand } from '#application/p
 import { BankRailQueries } from '#application/payments/rails/bank-rail-queries.js';
 import type { Actor } from '#application/tokens.js';
 import { ApiDoc, ok } from '../../docs/api-doc.js';
-import { IdempotentAction } from '../../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../../http/retries.js';
 import { CurrentActor } from '../../http/auth.js';
 import { PageParams } from '../../http/list-params.js';
 import { GetPage } from '../../http/routes.js';

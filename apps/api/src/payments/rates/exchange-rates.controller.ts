@@ -5,8 +5,8 @@ import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min } from 'class-valida
 import { listExchangeRates } from '#application/payments/rates/exchange-rates.js';
 import { IsCurrencyCode } from '../../http/currency-code.js';
 import { ApiDoc, ok } from '../../docs/api-doc.js';
-import { MAX_LOCKED_AMOUNT } from '../quotes/quote.dto.js';
-import { PlatformClocks } from '#application/platforms/platform-clocks.js';
+import { MAX_LOCKED_AMOUNT } from '../quotes/quotes.controller.js';
+import { PlatformClocks } from '#application/command-context.js';
 import type { Actor } from '#application/tokens.js';
 import { CurrentActor } from '../../http/auth.js';
 import { EXCHANGE_RATES_TEXT } from '../../docs/descriptions/rates.js';

@@ -16,7 +16,7 @@ import { GetOne, GetPage } from '../../http/routes.js';
 import { CurrentActor } from '../../http/auth.js';
 import { IdParam } from '../../http/id-pipe.js';
 import { ListTransactionsQuery } from './transaction.dto.js';
-import { IdempotentAction } from '../../http/idempotency.interceptor.js';
+import { IdempotentAction } from '../../http/retries.js';
 import { TRANSACTIONS_TEXT, STATUS_TEXT } from '../../docs/descriptions/transactions.js';
 
 /** A JSON object of at most 50 members and 8 KiB, any values. */

@@ -7,7 +7,7 @@ import type { Actor } from '#application/tokens.js';
 import { TransferInCommand, TransferOutCommand } from '#application/payments/transfers/transfer-commands.js';
 import { ApiDoc, created } from '../../docs/api-doc.js';
 import { CurrentActor } from '../../http/auth.js';
-import { Idempotent } from '../../http/idempotency.interceptor.js';
+import { Idempotent } from '../../http/retries.js';
 import { TRANSFERS_TEXT } from '../../docs/descriptions/transfers.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { customerDecider } from '#domain/customers/customer.js';
 import { DomainError, conflict, notFound } from '#domain/errors.js';
-import { publicId, streams, uuidOf } from '#domain/ids.js';
+import { publicId, streams, uuidOf } from '#domain/primitives.js';
 import { ledgerDecider } from '#domain/ledger/ledger.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
 import { Collections } from '#read-models/projections/collections.js';

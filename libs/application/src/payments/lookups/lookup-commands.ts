@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, invalid, notFound } from '#domain/errors.js';
-import { isPublicId, publicId } from '#domain/ids.js';
+import { compact, currency, isPublicId, publicId } from '#domain/primitives.js';
 import {
   LOOKUP_TTL_MS,
   currencyPreferences,
@@ -13,16 +13,14 @@ import {
   requiredPayerDataFieldsFor,
   type LookupRecord,
 } from '#domain/payments/lookups/lookup.js';
-import { currency } from '#domain/money.js';
 import { UMA_RAIL, networkRail } from '#domain/payments/rates/rate-table.js';
-import { compact } from '#domain/objects.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { firstForPlatform } from '../../queries/list-query.js';
 import { CommandRunner } from '../../command-runner.js';
 import { READ_MODELS, type Actor } from '../../tokens.js';
 import { isSandboxPlatform } from '../../platforms/platform-config.js';
-import { loadLiveExternalAccount } from '../transactions/accounts.js';
+import { loadLiveExternalAccount } from '../transactions/payment-accounts.js';
 import { CommandContext } from '../../command-context.js';
 import { effectId } from '../../idempotency/effect-ids.js';
 

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { verifyStamp } from '#crypto/stamp.js';
 import { DomainError, conflict, notFound } from '#domain/errors.js';
-import { isPublicId, streams } from '#domain/ids.js';
+import { isPublicId, streams } from '#domain/primitives.js';
 import {
   isQuoteExpired,
   quoteDecider,
@@ -11,19 +11,18 @@ import {
   type QuoteRecord,
   type QuoteState,
 } from '#domain/payments/quotes/quote.js';
-import type { PaymentRef } from '#domain/payments/timers/timers.js';
+import type { PaymentRef } from '#domain/payments/transactions/payment-plan.js';
 import type { FundingOriginator } from '#domain/payments/rails/funding-originator.js';
 import { requireTransactionRecord } from '#domain/payments/transactions/transaction.js';
 import { parsePayloadToSign, requireActiveSigningSession } from '#domain/wallet/signed-retry.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
-import { CommandContext } from '../../command-context.js';
+import { CommandContext, PlatformClocks } from '../../command-context.js';
 import { CommandRunner } from '../../command-runner.js';
 import { READ_MODELS, type Actor } from '../../tokens.js';
-import { requireLiveAccounts } from '../transactions/accounts.js';
+import { requireLiveAccounts } from '../transactions/payment-accounts.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
 import { QuoteBuilder, type PlatformQuoteRequest } from './quote-builder.js';
-import { PlatformClocks } from '../../platforms/platform-clocks.js';
 import { walletState } from '../../wallet/wallet-accounts.js';
 
 export class CreateQuoteCommand {

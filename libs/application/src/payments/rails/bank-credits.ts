@@ -1,12 +1,11 @@
 import { customerDecider } from '#domain/customers/customer.js';
 import { DomainError, conflict, notFound } from '#domain/errors.js';
-import { streams } from '#domain/ids.js';
-import { formatAmount } from '#domain/money.js';
+import { formatAmount, streams } from '#domain/primitives.js';
 import { ledgerDecider } from '#domain/ledger/ledger.js';
 import { bankRailDecider, type RailCredit, type RailEffect } from '#domain/payments/rails/bank-rail-stream.js';
 import type { FundingAccounts } from '#domain/payments/rails/bank-credits.js';
 import { creditOriginator } from '#domain/payments/rails/funding-originator.js';
-import { derivedUuid } from '#domain/payments/transfers/payment-legs.js';
+import { derivedUuid } from '#domain/payments/transactions/payment-plan.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { InternalAccountDoc } from '#read-models/projections/internal-account-docs.js';
@@ -14,7 +13,7 @@ import type { Doc, ReadModelStore } from '#read-models/read-model-store.js';
 import { loadOwnQuote, startQuote } from '../quotes/quote-commands.js';
 import type { PaymentProcess } from '../transactions/payment-process.js';
 import type { CommandRunner } from '../../command-runner.js';
-import type { PlatformClocks } from '../../platforms/platform-clocks.js';
+import type { PlatformClocks } from '../../command-context.js';
 import { settlementAccountOf } from '../../platforms/platform-config.js';
 
 /** The platform's suspense account in a currency: money at the bank that no account has been given yet. */

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { pageOf, type Page } from '#domain/audit/history.js';
 import { notFound } from '#domain/errors.js';
-import { streams } from '#domain/ids.js';
-import { requireCurrencyCode } from '#domain/money.js';
-import { compact } from '#domain/objects.js';
+import { compact, requireCurrencyCode, streams } from '#domain/primitives.js';
 import {
   bankRailDecider,
   type InboxFile,

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DomainError } from '#domain/errors.js';
 import { accountInfoView, beneficiaryName } from '#domain/external-accounts/account-info-view.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import type { BankMessage, RailEffect } from '#domain/payments/rails/bank-messages.js';
 import {
   bankRailDecider,
@@ -20,16 +20,14 @@ import {
   railFor,
   type BankRailConfig,
 } from '#domain/payments/rails/bank-rails.js';
-import type { PaymentRef } from '#domain/payments/timers/timers.js';
-import type { PaymentStep } from '#domain/payments/transactions/payment-plan.js';
+import type { PaymentRef, PaymentStep } from '#domain/payments/transactions/payment-plan.js';
 import type { TransactionRecord } from '#domain/payments/transactions/transaction.js';
 import { platformDecider } from '#domain/platforms/platform.js';
 import type { EventMetadata } from '#event-store/event-store.js';
 import type { CommandRunner } from '../../command-runner.js';
-import { faultPoint } from '../../command-context.js';
-import { externalAccountStream } from '../transactions/accounts.js';
+import { faultPoint, type PlatformClocks } from '../../command-context.js';
+import { externalAccountStream } from '../transactions/payment-accounts.js';
 import { externalAccountDecider } from '#domain/external-accounts/external-account.js';
-import type { PlatformClocks } from '../../platforms/platform-clocks.js';
 import type { PaymentProcess } from '../transactions/payment-process.js';
 import { BankFileUnreadable, type BankFiles, type InboxItem } from './bank-files.js';
 import { BankCredits } from './bank-credits.js';

@@ -1,5 +1,5 @@
 import { invalid } from '#domain/errors.js';
-import { currency, CURRENCY_CODES, isSupportedCurrency, MAX_JSON_AMOUNT, toJsonNumber } from '#domain/money.js';
+import { currency, CURRENCY_CODES, isSupportedCurrency, MAX_JSON_AMOUNT, toJsonNumber } from '#domain/primitives.js';
 import { exchangeRateTable, toDisplayNumber } from '#domain/payments/rates/rate-table.js';
 
 export interface ExchangeRateQuery {

@@ -1,6 +1,6 @@
 import { DomainError } from '#domain/errors.js';
-import type { TimerJob } from '#domain/payments/timers/timers.js';
-import type { PlatformClocks } from '../../platforms/platform-clocks.js';
+import type { TimerJob } from '#domain/payments/transactions/payment-plan.js';
+import type { PlatformClocks } from '../../command-context.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
 
 /**

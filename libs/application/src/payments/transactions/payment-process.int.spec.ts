@@ -3,11 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '#domain/clock.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { ledgerDecider, postedBalance } from '#domain/ledger/ledger.js';
 import { platformDecider } from '#domain/platforms/platform.js';
-import type { PaymentRef, TimerJob } from '#domain/payments/timers/timers.js';
-import type { PaymentPlan } from '#domain/payments/transactions/payment-plan.js';
+import type { PaymentPlan, PaymentRef, TimerJob } from '#domain/payments/transactions/payment-plan.js';
 import { referenceFor, transactionDecider, type TransactionRecord } from '#domain/payments/transactions/transaction.js';
 import { SqliteEventStore } from '#event-store/sqlite/event-store.js';
 import type { Job, JobOptions, JobQueue } from '#jobs/job-queue.js';
@@ -15,7 +14,7 @@ import { expectBalancedLedger } from '../../../../../test/support/ledger-check.j
 import { CommandRunner } from '../../command-runner.js';
 import { handleTimer } from '../timers/timer-handler.js';
 import { PaymentProcess } from './payment-process.js';
-import { PlatformClocks } from '../../platforms/platform-clocks.js';
+import { PlatformClocks } from '../../command-context.js';
 
 /** Records what would be scheduled; timers are invoked by the test itself. */
 class RecordingQueue implements JobQueue {

@@ -1,16 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DomainError, notFound } from '#domain/errors.js';
-import { streams } from '#domain/ids.js';
+import { streams } from '#domain/primitives.js';
 import { isQuoteExpired, quoteDecider } from '#domain/payments/quotes/quote.js';
 import {
+  type PaymentRef,
+  type PaymentStep,
   RECOVERY_DELAY_MS,
   TIMER_QUEUE,
-  timerJobId,
-  type PaymentRef,
   type TimerJob,
-} from '#domain/payments/timers/timers.js';
+  timerJobId,
+} from '#domain/payments/transactions/payment-plan.js';
 import type { AnnotateCommand } from '#domain/payments/transactions/annotations.js';
-import type { PaymentStep } from '#domain/payments/transactions/payment-plan.js';
 import { RAIL_QUEUE, railJobId, type RailJob } from '#domain/payments/rails/bank-rails.js';
 import type { FundingOriginator } from '#domain/payments/rails/funding-originator.js';
 import {
@@ -26,9 +26,9 @@ import type { EventMetadata } from '#event-store/event-store.js';
 import type { JobQueue } from '#jobs/job-queue.js';
 import { CommandRunner, type AnswersAfter } from '../../command-runner.js';
 import { JOB_QUEUE } from '../../tokens.js';
-import { PaymentLedger } from './payment-ledger.js';
+import { PaymentLedger } from './payment-accounts.js';
 import { KeyedLock } from '../../command-runner-policy.js';
-import { PlatformClocks } from '../../platforms/platform-clocks.js';
+import { PlatformClocks } from '../../command-context.js';
 
 type Transition = Omit<TransitionCommand, 'type' | 'now'>;
 

@@ -3,9 +3,8 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { umaAddressKey } from '#domain/claims/claim.js';
 import { customerDecider } from '#domain/customers/customer.js';
 import { conflict, invalid, notFound } from '#domain/errors.js';
-import { publicId, streams } from '#domain/ids.js';
-import { currency, formatAmount } from '#domain/money.js';
-import type { PaymentRef } from '#domain/payments/timers/timers.js';
+import { currency, formatAmount, publicId, streams } from '#domain/primitives.js';
+import { incomingPlan, type PaymentRef } from '#domain/payments/transactions/payment-plan.js';
 import {
   referenceFor,
   requireTransactionRecord,
@@ -13,7 +12,6 @@ import {
   transactionDecider,
   type TransactionRecord,
 } from '#domain/payments/transactions/transaction.js';
-import { incomingPlan } from '#domain/payments/rails/sandbox-rail.js';
 import { sandboxOriginator, type FundingOriginator } from '#domain/payments/rails/funding-originator.js';
 import type { QuoteRecord } from '#domain/payments/quotes/quote-record.js';
 import { Collections } from '#read-models/projections/collections.js';
@@ -25,7 +23,7 @@ import { requireSandbox } from '../ledger/fund-commands.js';
 import { loadOwnQuote, requireExecutable, startQuote } from '../quotes/quote-commands.js';
 import { READ_MODELS, type Actor } from '../../tokens.js';
 import { PaymentProcess } from './payment-process.js';
-import { requireLiveAccounts } from './accounts.js';
+import { requireLiveAccounts } from './payment-accounts.js';
 import { effectId } from '../../idempotency/effect-ids.js';
 
 export class SandboxSendCommand {

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { notFound } from '#domain/errors.js';
-import { isPublicId, streams } from '#domain/ids.js';
-import type { PaymentRef } from '#domain/payments/timers/timers.js';
+import { isPublicId, streams } from '#domain/primitives.js';
+import type { PaymentRef } from '#domain/payments/transactions/payment-plan.js';
 import { awaitsPlatformApproval, notPendingApproval } from '#domain/payments/transactions/annotations.js';
 import {
   toTransactionResource,
@@ -11,9 +11,8 @@ import {
 } from '#domain/payments/transactions/transaction.js';
 import { Collections } from '#read-models/projections/collections.js';
 import type { ReadModelStore } from '#read-models/read-model-store.js';
-import { CommandContext } from '../../command-context.js';
+import { CommandContext, PlatformClocks } from '../../command-context.js';
 import { CommandRunner } from '../../command-runner.js';
-import { PlatformClocks } from '../../platforms/platform-clocks.js';
 import { READ_MODELS, type Actor } from '../../tokens.js';
 import { PaymentProcess } from './payment-process.js';
 

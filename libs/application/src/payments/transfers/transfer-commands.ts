@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '#domain/errors.js';
-import { publicId, streams, type IdGenerator } from '#domain/ids.js';
+import { formatAmount, type IdGenerator, publicId, streams } from '#domain/primitives.js';
 import { available, ledgerDecider } from '#domain/ledger/ledger.js';
-import { formatAmount } from '#domain/money.js';
 import { networkRail } from '#domain/payments/rates/rate-table.js';
-import type { PaymentRef } from '#domain/payments/timers/timers.js';
+import type { PaymentPlan, PaymentRef } from '#domain/payments/transactions/payment-plan.js';
 import {
   referenceFor,
   toTransactionResource,
@@ -24,11 +23,10 @@ import {
   requireSameOwner,
   type LiveExternalAccount,
   type OwnedInternalAccount,
-} from '../transactions/accounts.js';
-import type { PaymentPlan } from '#domain/payments/transactions/payment-plan.js';
-import { PaymentRails } from '../rails/payment-rails.js';
+} from '../transactions/payment-accounts.js';
+import { PaymentRails } from '../quotes/quote-builder.js';
 import { PaymentProcess } from '../transactions/payment-process.js';
-import { PlatformClocks } from '../../platforms/platform-clocks.js';
+import { PlatformClocks } from '../../command-context.js';
 import { effectId } from '../../idempotency/effect-ids.js';
 
 export interface TransferInput {
@@ -75,7 +73,7 @@ const mismatch = (field: string, message: string) =>
 /**
  * Transfers between a customer's internal account and an external account in the same currency.
  * On a sandbox platform the external account's last three characters select the outcome (see
- * rails/sandbox-rail.ts); on a production platform the transfer goes through the currency's bank rail
+ * transactions/payment-plan.ts); on a production platform the transfer goes through the currency's bank rail
  * (a credit transfer out, a direct debit in) and completes only when the bank books it.
  */
 @Injectable()

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { depositNetwork, depositWallet } from '../../crypto/deposit-networks.js';
 import { DomainError, invalid } from '../../errors.js';
 import type { LookupRecord } from '../lookups/lookup.js';
-import { CRYPTO_CURRENCIES, toAmount } from '../../money.js';
+import { CRYPTO_CURRENCIES, toAmount } from '../../primitives.js';
 import {
   assertQuotable,
   priceByReceiving,

@@ -1,6 +1,6 @@
 import type { Decider } from '../../decider.js';
 import { DomainError, conflict } from '../../errors.js';
-import { currency, toJsonNumber } from '../../money.js';
+import { compact, currency, toJsonNumber } from '../../primitives.js';
 import {
   decideLifecycle,
   evolveTransaction,
@@ -9,7 +9,6 @@ import {
   type TransactionRecord,
   type TransactionStatus,
 } from '../transactions/transaction.js';
-import { compact } from '../../objects.js';
 import { priceQuote, type PlatformQuoteRequest, type QuoteFacts, type QuoteRequest } from './price-quote.js';
 import type { QuoteRecord } from './quote-record.js';
 export type * from './quote-record.js';

@@ -1,4 +1,4 @@
-import { derivedUuid } from '../transfers/payment-legs.js';
+import { derivedUuid } from '../transactions/payment-plan.js';
 import type { BankEntry, BankRailState, EntryProblem, RailCredit } from './bank-rail-types.js';
 
 /**

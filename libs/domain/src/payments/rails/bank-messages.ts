@@ -1,4 +1,4 @@
-import { formatAmount } from '../../money.js';
+import { formatAmount } from '../../primitives.js';
 import { creditOf, type FundingAccounts } from './bank-credits.js';
 import type {
   BankEntry,

@@ -1,5 +1,5 @@
 import type { DirectDebitMandate } from '../../external-accounts/external-account.js';
-import type { PaymentRef } from '../timers/timers.js';
+import type { PaymentRef } from '../transactions/payment-plan.js';
 import type { CounterpartyBankAccount } from './bank-rails.js';
 
 /**

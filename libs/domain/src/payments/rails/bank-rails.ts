@@ -1,5 +1,5 @@
 import { DomainError, invalid } from '../../errors.js';
-import { CRYPTO_CURRENCIES, requireCurrencyCode } from '../../money.js';
+import { CRYPTO_CURRENCIES, requireCurrencyCode } from '../../primitives.js';
 
 /**
  * A production platform's bank rails: for each currency it pays out and pulls in, the bank account the money leaves

@@ -1,5 +1,5 @@
 import { DomainError, invalid } from '../../errors.js';
-import { CURRENCIES, CURRENCY_CODES, MAX_JSON_AMOUNT, currency, formatAmount } from '../../money.js';
+import { CURRENCIES, CURRENCY_CODES, MAX_JSON_AMOUNT, currency, formatAmount } from '../../primitives.js';
 
 /**
  * Exact non-negative rationals over bigint, for exchange rates. Money never passes through a

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { DomainError } from '../../errors.js';
-import { CURRENCY_CODES } from '../../money.js';
+import { CURRENCY_CODES } from '../../primitives.js';
 import {
   INTERNAL_RAIL,
   assertQuotable,

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Decider } from '../../decider.js';
 import { DomainError, conflict, notFound } from '../../errors.js';
-import { CRYPTO_CURRENCIES, currency, toJsonNumber } from '../../money.js';
-import { compact } from '../../objects.js';
+import { compact, CRYPTO_CURRENCIES, currency, toJsonNumber } from '../../primitives.js';
 import type { RateDetails } from '../rates/rate-table.js';
 import { annotate, refundFor, type AnnotateCommand, type Refund } from './annotations.js';
 import type { FailureDetail, FailureReason, PaymentPlan, PaymentStep } from './payment-plan.js';

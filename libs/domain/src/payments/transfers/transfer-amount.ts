@@ -1,5 +1,5 @@
 import { invalid } from '../../errors.js';
-import { toAmount } from '../../money.js';
+import { toAmount } from '../../primitives.js';
 
 /**
  * How much a transfer moves. The public API lets `amount` be left out: a transfer-out then sends

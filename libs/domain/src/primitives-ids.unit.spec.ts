@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isPublicId, publicId, uuidOf } from './ids.js';
+import { isPublicId, publicId, uuidOf } from './primitives.js';
 
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 

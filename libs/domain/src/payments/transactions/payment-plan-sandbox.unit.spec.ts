@@ -1,14 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseSandboxUmaAddress, requiredPayerDataFieldsFor } from '../lookups/lookup.js';
-import { SUCCESS_PLAN } from '../transactions/payment-plan.js';
 import {
-  SANDBOX_DELAYS,
   incomingPlan,
   quoteDestinationPlan,
+  SANDBOX_DELAYS,
   sandboxSuffix,
+  SUCCESS_PLAN,
   transferPlan,
   umaDestinationPlan,
-} from './sandbox-rail.js';
+} from './payment-plan.js';
 
 /** Identifiers and the suffix that selects their outcome: the last three characters, before any domain part. */
 const SUFFIXES: [identifier: string, suffix: string][] = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { isPublicId } from '../../ids.js';
-import type { TransactionRecord } from '../transactions/transaction.js';
-import { derivedUuid, legTransferId, legsOf } from './payment-legs.js';
+import { isPublicId } from '../../primitives.js';
+import type { TransactionRecord } from './transaction.js';
+import { derivedUuid, legTransferId, legsOf } from './payment-plan.js';
 
 describe('payment legs', () => {
   it('derives stable, distinct transfer ids per transaction and leg', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { DomainError } from './errors.js';
-import { currency, formatAmount, isSupportedCurrency, requireCurrencyCode } from './money.js';
+import { currency, formatAmount, isSupportedCurrency, requireCurrencyCode } from './primitives.js';
 
 describe('currency codes', () => {
   it('takes any ISO 4217-shaped code (and four-letter crypto codes) at the edge', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { RecentCache } from './recent-cache.js';
+import { RecentCache } from './primitives.js';
 
 describe('RecentCache', () => {
   it('keeps at least the newest half of its capacity', () => {

@@ -6,7 +6,7 @@ import {
   type LedgerCommand,
   type LedgerState,
 } from '../../ledger/ledger.js';
-import { ledgerBatchDecider } from './payment-legs.js';
+import { ledgerBatchDecider } from './payment-plan.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const settlement = { id: 'InternalAccount:s', currency: 'USD', allowNegative: true };
