@@ -14,6 +14,7 @@ import {
   scope,
   sessionId,
   type ChallengeSpec,
+  withSession,
 } from './wallet-auth.fixtures.js';
 
 const privacy = (n: number, privateEnabled: boolean, now = at(30)): ChallengeSpec => ({
@@ -52,27 +53,26 @@ describe('embedded wallet account settings', () => {
   });
 
   it('changes privateEnabled in the append that consumes the signed retry', () => {
-    given(history(provision(), issueSession(1), challenge(privacy(1, true))))
+    given(withSession(challenge(privacy(1, true))))
       .when(setPrivate(privacy(1, true), true))
       .then([
         consumed(1, 1, at(40)),
         { type: 'WalletPrivacyChanged', data: { ...scope, privateEnabled: true, updatedAt: at(40) } },
       ]);
-    expect(
-      fold(history(provision(), issueSession(1), challenge(privacy(1, true)), setPrivate(privacy(1, true), true)))
-        .privateEnabled,
-    ).toBe(true);
+    expect(fold(withSession(challenge(privacy(1, true)), setPrivate(privacy(1, true), true))).privateEnabled).toBe(
+      true,
+    );
   });
 
   it('consumes the retry without a change event when the value is already set', () => {
-    const events = given(history(provision(), issueSession(1), challenge(privacy(1, false))))
+    const events = given(withSession(challenge(privacy(1, false))))
       .when(setPrivate(privacy(1, false), false))
       .thenEmits();
     expect(events.map((e) => e.type)).toEqual(['SignedRetryConsumed']);
   });
 
   it('refuses an unsigned change, a changed body and a challenge of another operation', () => {
-    const ready = history(provision(), issueSession(1), challenge(privacy(1, true)), challenge(exporting(2)));
+    const ready = withSession(challenge(privacy(1, true)), challenge(exporting(2)));
     given(ready)
       .when({ type: 'SetPrivateEnabled', privateEnabled: true, now: at(40) })
       .thenFails({ code: 'WALLET_SIGNATURE_MISSING' });
@@ -115,7 +115,7 @@ describe('embedded wallet account settings', () => {
           },
         },
       ]);
-    given(history(provision(), issueSession(1), challenge(exporting(2))))
+    given(withSession(challenge(exporting(2))))
       .when(cmd)
       .thenFails({ kind: 'conflict', code: 'WALLET_SEED_MISSING' });
   });

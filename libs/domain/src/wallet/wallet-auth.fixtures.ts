@@ -55,6 +55,10 @@ export const issueSession = (
   now,
 });
 
+/** Where most tests start: a provisioned wallet with session 1 issued, then `commands`. */
+export const withSession = (...commands: WalletAuthCommand[]): WalletAuthEvent[] =>
+  history(provision(), issueSession(1), ...commands);
+
 /** A passkey challenge and the session its assertion earns (counter n on credential `cred-1`). */
 export const passkeySession = (n: number, now = at(36), authMethodId = PASSKEY_METHOD): WalletAuthCommand[] => [
   {

@@ -20,6 +20,7 @@ import {
   scope,
   sessionId,
   type ChallengeSpec,
+  withSession,
 } from './wallet-auth.fixtures.js';
 import type { WalletAuthCommand } from './wallet-auth.js';
 import type { WalletAuthEvent } from './wallet-auth-state.js';
@@ -104,13 +105,13 @@ describe('adding credentials', () => {
   });
 
   it('requires a signed retry once the account has a credential', () => {
-    given(history(provision(), issueSession(1)))
+    given(withSession())
       .when(addPasskey())
       .thenFails({ kind: 'unauthorized', code: 'WALLET_SIGNATURE_MISSING', reason: /signed retry/ });
   });
 
   it('adds a credential on a signed retry from a session of an existing credential, consuming the requestId', () => {
-    given(history(provision(), issueSession(1), challenge(addSpec(1))))
+    given(withSession(challenge(addSpec(1))))
       .when(addPasskey(proof(addSpec(1), 1)))
       .then([consumed(1, 1, at(20)), passkeyAdded]);
   });
@@ -164,7 +165,7 @@ describe('adding credentials', () => {
   );
 
   it('adds OAUTH once per provider identity (iss + sub)', () => {
-    const once = history(provision(), issueSession(1), challenge(addSpec(2)), addOauth(), challenge(addSpec(3)));
+    const once = withSession(challenge(addSpec(2)), addOauth(), challenge(addSpec(3)));
     given(once)
       .when(addOauth(proof(addSpec(3), 1), GOOGLE, 'AuthMethod:00000000-0000-4000-8000-0000000000cc'))
       .thenFails({ kind: 'invalid', code: 'OAUTH_CREDENTIAL_ALREADY_EXISTS' });
@@ -241,7 +242,7 @@ describe('revoking credentials', () => {
   });
 
   it('refuses to revoke the only credential (400), at step 1 and on the retry', () => {
-    given(history(provision(), issueSession(1)))
+    given(withSession())
       .when(challenge(revokeSpec(9, EMAIL_METHOD)))
       .thenFails({ kind: 'invalid', code: 'LAST_CREDENTIAL' });
     // Step 1 for the passkey was taken while the EMAIL_OTP still existed; the EMAIL_OTP went first.

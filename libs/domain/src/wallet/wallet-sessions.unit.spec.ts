@@ -1,18 +1,21 @@
-import { describe, it, expect } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { WalletAuthCommand } from './wallet-auth.js';
 import {
   ACCOUNT,
-  CLIENT_KEY,
-  EMAIL_METHOD,
-  GOOGLE,
-  OAUTH_METHOD,
-  PASSKEY_METHOD,
   addPasskey,
   at,
   challenge,
+  type ChallengeSpec,
+  CLIENT_KEY,
+  consumed,
+  EMAIL_METHOD,
+  fold,
   given,
+  GOOGLE,
   history,
   issueSession,
+  OAUTH_METHOD,
+  PASSKEY_METHOD,
   passkeySession,
   proof,
   provision,
@@ -20,8 +23,11 @@ import {
   scope,
   sessionId,
   sessionKey,
+  withSession,
 } from './wallet-auth.fixtures.js';
-import { IssueSession, session } from './wallet-sessions.fixtures.js';
+import { IssueSession, refreshSpec, revokeSpec, session } from './wallet-sessions.fixtures.js';
+import { listAuthSessions } from './wallet-views.js';
+import type { WalletAuthEvent } from './wallet-auth-state.js';
 
 /** A provisioned wallet with its EMAIL_OTP credential, and nothing else yet. */
 const provisioned = history(provision());
@@ -58,9 +64,7 @@ describe('issuing sessions', () => {
     given(provisioned)
       .when(session({ publicKey: CLIENT_KEY }))
       .thenFails({ kind: 'invalid', code: 'INVALID_INPUT' });
-    given(history(provision(), issueSession(1)))
-      .when(session())
-      .thenFails({ kind: 'conflict', code: 'CONFLICT' });
+    given(withSession()).when(session()).thenFails({ kind: 'conflict', code: 'CONFLICT' });
   });
 
   it('refuses a wallet that was never provisioned', () => {
@@ -231,5 +235,147 @@ describe('issuing sessions', () => {
         .when({ ...issue, clientPublicKey: sessionKey(1) })
         .thenFails({ kind: 'invalid', code: 'INVALID_INPUT', details: { errors: [{ field: 'clientPublicKey' }] } });
     });
+  });
+});
+
+/** Session 1's signed retry of the challenge `spec`: it consumes the challenge, and `event` follows. */
+const signedRetryApplies = (spec: ChallengeSpec, command: WalletAuthCommand, event: WalletAuthEvent) =>
+  given(withSession(challenge(spec)))
+    .when(command)
+    .then([consumed(1, 1, at(40)), event]);
+
+describe('refreshing sessions', () => {
+  const refresh = (signer = 1, now = at(40), spec = refreshSpec(1)): WalletAuthCommand => ({
+    type: 'RefreshSession',
+    sessionId: sessionId(1),
+    publicKey: sessionKey(50),
+    expiresAt: at(1840),
+    signedRetry: proof(spec, signer),
+    now,
+  });
+
+  it('replaces the key and expiry of an active session on a signed retry', () => {
+    signedRetryApplies(refreshSpec(1), refresh(), {
+      type: 'SessionRefreshed',
+      data: { ...scope, sessionId: sessionId(1), publicKey: sessionKey(50), refreshedAt: at(40), expiresAt: at(1840) },
+    });
+  });
+
+  it('answers step 1 with the type of the issuing credential', () => {
+    expect(
+      given(withSession())
+        .when(challenge(refreshSpec(1)))
+        .thenEmits()[0],
+    ).toMatchObject({ data: { authMethodType: 'EMAIL_OTP' } });
+  });
+
+  it('lets only the new key sign afterwards', () => {
+    const refreshed = history(
+      provision(),
+      issueSession(1),
+      challenge(refreshSpec(1)),
+      refresh(),
+      challenge(revokeSpec(2, sessionId(1), at(41))),
+    );
+    const revoke = (signer: string): WalletAuthCommand => ({
+      type: 'RevokeSession',
+      sessionId: sessionId(1),
+      signedRetry: { ...proof(revokeSpec(2), 1), stampPublicKey: signer },
+      now: at(42),
+    });
+    given(refreshed)
+      .when(revoke(sessionKey(1)))
+      .thenFails({ code: 'WALLET_SIGNATURE_INVALID', reason: 'the signing key is not a session of this account' });
+    expect(
+      given(refreshed)
+        .when(revoke(sessionKey(50)))
+        .thenEmits()
+        .map((e) => e.type),
+    ).toEqual(['SignedRetryConsumed', 'SessionRevoked']);
+  });
+
+  it('refuses an expired session in both steps (re-authenticate instead)', () => {
+    const h = withSession(issueSession(2, EMAIL_METHOD, at(600)));
+    given(h)
+      .when(challenge(refreshSpec(1, sessionId(1), at(910))))
+      .thenFails({ kind: 'unauthorized', reason: 'the session has expired; verify the credential again' });
+    const issuedInTime = history(
+      provision(),
+      issueSession(1),
+      issueSession(2, EMAIL_METHOD, at(600)),
+      challenge(refreshSpec(1, sessionId(1), at(900))),
+    );
+    given(issuedInTime)
+      .when(refresh(2, at(911), refreshSpec(1, sessionId(1), at(900))))
+      .thenFails({ kind: 'unauthorized', reason: 'the session has expired; verify the credential again' });
+  });
+
+  it('refuses a retry whose clientPublicKey differs from the one bound at step 1', () => {
+    const h = withSession(challenge(refreshSpec(1)));
+    given(h)
+      .when({
+        ...(refresh() as Extract<WalletAuthCommand, { type: 'RefreshSession' }>),
+        signedRetry: proof(refreshSpec(1), 1, { body: { clientPublicKey: `04${'cd'.repeat(64)}` } }),
+      })
+      .thenFails({
+        code: 'WALLET_SIGNATURE_BODY_MISMATCH',
+        reason: 'body field clientPublicKey differs from the signed payload',
+      });
+  });
+});
+
+describe('revoking sessions', () => {
+  const revoke = (n = 1, signer = 1, now = at(40)): WalletAuthCommand => ({
+    type: 'RevokeSession',
+    sessionId: sessionId(1),
+    signedRetry: proof(revokeSpec(n), signer),
+    now,
+  });
+
+  /** Sessions 1 and 2, and session 2 has revoked session 1. */
+  const revokedByTwo = () => [
+    provision(),
+    issueSession(1),
+    issueSession(2, EMAIL_METHOD, at(11)),
+    challenge(revokeSpec(1)),
+    revoke(1, 2),
+  ];
+
+  it('revokes an active session on a signed retry (a session may revoke itself)', () => {
+    signedRetryApplies(revokeSpec(1), revoke(), {
+      type: 'SessionRevoked',
+      data: { ...scope, sessionId: sessionId(1), revokedAt: at(40), cause: 'REQUESTED' },
+    });
+  });
+
+  it('refuses to revoke a session twice (409) and answers 404 for an unknown one', () => {
+    const h = history(...revokedByTwo(), challenge({ ...revokeSpec(2, sessionId(2)), now: at(41) }));
+    given(h)
+      .when(challenge({ ...revokeSpec(3), now: at(42) }))
+      .thenFails({ kind: 'conflict', code: 'INVALID_STATE_TRANSITION' });
+    given(h)
+      .when({
+        type: 'RevokeSession',
+        sessionId: sessionId(7),
+        signedRetry: proof(revokeSpec(2, sessionId(7)), 2),
+        now: at(42),
+      })
+      .thenFails({ kind: 'not_found', code: 'SESSION_NOT_FOUND' });
+  });
+
+  it('lists only active sessions, with the fields of their credential', () => {
+    const h = history(...revokedByTwo());
+    expect(listAuthSessions(fold(h), at(50))).toEqual([
+      {
+        id: sessionId(2),
+        accountId: ACCOUNT,
+        type: 'EMAIL_OTP',
+        nickname: 'ann@example.com',
+        createdAt: at(11),
+        updatedAt: at(11),
+        expiresAt: at(911),
+      },
+    ]);
+    expect(listAuthSessions(fold(h), at(911))).toEqual([]);
   });
 });

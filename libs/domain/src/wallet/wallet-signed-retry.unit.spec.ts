@@ -20,11 +20,12 @@ import {
   sessionId,
   sessionKey,
   type ChallengeSpec,
+  withSession,
 } from './wallet-auth.fixtures.js';
 import { OTP_RATE_LIMIT, type WalletAuthEvent } from './wallet-auth-state.js';
 
 const ready = (...more: WalletAuthCommand[]) =>
-  history(provision(), issueSession(1), issueSession(2, EMAIL_METHOD, at(11), 60), challenge(cardSpec()), ...more);
+  withSession(issueSession(2, EMAIL_METHOD, at(11), 60), challenge(cardSpec()), ...more);
 
 describe('issuing a signed-retry challenge', () => {
   it('stores the canonical payloadToSign binding operation, target, account, requestId, expiry and body', () => {

@@ -52,20 +52,20 @@ const move = (from: TransactionStatus, to: TransactionStatus) =>
 
 describe('transaction lifecycle', () => {
   it('allows exactly the documented moves', () => {
-    const allowed: Record<TransactionStatus, TransactionStatus[]> = {
-      CREATED: ['PENDING', 'PROCESSING', 'FAILED', 'REJECTED', 'EXPIRED'],
-      PENDING: ['PROCESSING', 'FAILED', 'REJECTED', 'EXPIRED'],
-      PROCESSING: ['COMPLETED', 'FAILED', 'REJECTED', 'REFUNDED'],
-      COMPLETED: ['FAILED', 'REFUNDED'],
-      REJECTED: [],
-      FAILED: [],
-      REFUNDED: [],
-      EXPIRED: [],
-    };
+    // As the lifecycle documents them: each state with the states it may move to; the final ones have none.
+    const documented = [
+      'CREATED -> PENDING PROCESSING FAILED REJECTED EXPIRED',
+      'PENDING -> PROCESSING FAILED REJECTED EXPIRED',
+      'PROCESSING -> COMPLETED FAILED REJECTED REFUNDED',
+      'COMPLETED -> FAILED REFUNDED',
+    ].flatMap((line) => {
+      const [from, to] = line.split(' -> ');
+      return to!.split(' ').map((target) => `${from} -> ${target}`);
+    });
     for (const from of TRANSACTION_STATUSES) {
       for (const to of TRANSACTION_STATUSES) {
         if (from === to) expect(move(from, to)).toBeUndefined();
-        else if (allowed[from].includes(to)) expect(move(from, to)?.status).toBe(to);
+        else if (documented.includes(`${from} -> ${to}`)) expect(move(from, to)?.status).toBe(to);
         else expect(() => move(from, to)).toThrow(expect.objectContaining({ code: 'INVALID_STATE_TRANSITION' }));
       }
     }
