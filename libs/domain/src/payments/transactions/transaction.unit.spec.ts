@@ -2,8 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { deciderSpec } from '../../testing/decider-spec.js';
 import { quoteDecider, quoteStatusOf, toQuoteResource, type QuoteCommand, type QuoteRecord } from '../quotes/quote.js';
 import { INTERNAL_RAIL } from '../rates/rate-table.js';
-import { SUCCESS_PLAN } from './payment-plan.js';
-import type { PaymentStep } from './payment-plan.js';
+import { SUCCESS_PLAN, type PaymentStep } from './payment-plan.js';
 import {
   referenceFor,
   toTransactionResource,
