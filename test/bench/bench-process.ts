@@ -193,10 +193,48 @@ export async function withServerCpu(
   measure: () => Promise<Measured>,
 ): Promise<ServerMeasured> {
   const profile = await server.profile(label);
+  try {
+    return await cpuOver(server, measure);
+  } finally {
+    await profile.stop();
+  }
+}
+
+/** The steady state's test: the last STEADY_WINDOWS windows' CPU per operation spread by at most this part. */
+const STEADY_WITHIN = 0.1;
+const STEADY_WINDOWS = 3;
+const MOST_WARMUP_WINDOWS = 10;
+
+/**
+ * Drives windows of the load about to be measured (`window`) until the server's CPU time per operation is steady: the
+ * last STEADY_WINDOWS windows within STEADY_WITHIN of the largest of them, and at most MOST_WARMUP_WINDOWS. A service
+ * that has been running meets a user's load with its hot code already optimized; a process just started spends its
+ * first seconds compiling it (V8's optimizing compiler, on threads of its own, counted in the process's CPU time),
+ * which no later operation pays again. Both sides of a comparison warm up this way. `beforeEach` readies each window,
+ * outside its measure. Returns each window's CPU time per operation (µs), for the report.
+ */
+export async function warmUntilSteady(
+  server: BenchProcess<unknown>,
+  window: () => Promise<Measured>,
+  beforeEach?: () => Promise<unknown>,
+): Promise<number[]> {
+  const perOp: number[] = [];
+  const steady = (last: number[]) =>
+    last.length === STEADY_WINDOWS && Math.max(...last) - Math.min(...last) <= STEADY_WITHIN * Math.max(...last);
+  while (perOp.length < MOST_WARMUP_WINDOWS && !steady(perOp.slice(-STEADY_WINDOWS))) {
+    await beforeEach?.();
+    perOp.push(Math.round((await cpuOver(server, window)).cpuPerOpMicros));
+  }
+  return perOp;
+}
+
+/** "6,669 → 4,980 → 4,286 µs": a warm-up's CPU time per operation, window by window. */
+export const warmupText = (perOp: number[]): string => `${perOp.map(fmt).join(' → ')} µs`;
+
+async function cpuOver(server: BenchProcess<unknown>, measure: () => Promise<Measured>): Promise<ServerMeasured> {
   const before = await server.cpu();
   const measured = await measure();
   const after = await server.cpu();
-  await profile.stop();
   const ops = Math.max(1, measured.ops);
   const main = after.mainThread === null || before.mainThread === null ? null : after.mainThread - before.mainThread;
   return {

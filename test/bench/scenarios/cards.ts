@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { CARD_ISSUANCE_DELAY_MS } from '#domain/cards/card-issuer.js';
 import { client } from '../../support/service.js';
 import { walletSession } from '../../support/wallet-session.js';
-import { cpuText, withServerCpu, type BenchProcess, type Measured, type ServerMeasured } from '../bench-process.js';
+import {
+  cpuText,
+  warmUntilSteady,
+  warmupText,
+  withServerCpu,
+  type BenchProcess,
+  type Measured,
+  type ServerMeasured,
+} from '../bench-process.js';
 import { startCardsLoad, type CardTarget } from '../cards-load.js';
 import { startRawSignedRetryProcess } from '../raw-signed-retry.js';
 import { startServiceProcess } from '../service-process.js';
@@ -18,7 +26,8 @@ import { NO_CHECK, percentile, round, withLoad, type Scenario } from '../scenari
  */
 const CONCURRENCY = 32;
 const DURATION_MS = 5_000;
-const WARMUP_MS = 500;
+/** A warm-up window (see warmUntilSteady). */
+const WARMUP_WINDOW_MS = 1_000;
 
 /** The service's cards: ACTIVE, each owned by its own wallet session (the key pair goes to the clients' process). */
 async function serviceCards(service: BenchProcess<{ url: string; auth: string }>): Promise<CardTarget[]> {
@@ -51,10 +60,13 @@ async function serviceCards(service: BenchProcess<{ url: string; auth: string }>
   return cards;
 }
 
-/** A warm-up, then the measured window with the server's CPU time over it. */
+/** Windows of load until the server's CPU per round trip is steady, then the measured window with it. */
 async function measured(load: BenchProcess<unknown>, server: BenchProcess<unknown>, name: string) {
-  await load.call('drive', { name, ms: WARMUP_MS });
-  return withServerCpu(server, `cards-${name}`, () => load.call<Measured>('drive', { name, ms: DURATION_MS }));
+  const warmup = await warmUntilSteady(server, () => load.call<Measured>('drive', { name, ms: WARMUP_WINDOW_MS }));
+  const window = await withServerCpu(server, `cards-${name}`, () =>
+    load.call<Measured>('drive', { name, ms: DURATION_MS }),
+  );
+  return { ...window, warmup };
 }
 
 const pct = (m: Measured, p: number) =>
@@ -80,7 +92,7 @@ export const cardsFreezeUnfreeze: Scenario = {
   run: () =>
     withLoad('bench-cards-', startCardsLoad, async (load, dir) => {
       const service = await startServiceProcess(dir);
-      let ours: ServerMeasured;
+      let ours: ServerMeasured & { warmup: number[] };
       let cards: CardTarget[];
       try {
         cards = await serviceCards(service);
@@ -95,7 +107,7 @@ export const cardsFreezeUnfreeze: Scenario = {
         await service.close();
       }
       const reference = await startRawSignedRetryProcess();
-      let raw: ServerMeasured;
+      let raw: ServerMeasured & { warmup: number[] };
       try {
         const list = cards.map((c) => ({ ...c, id: `Card:${randomUUID()}` }));
         await reference.call(
@@ -118,6 +130,8 @@ export const cardsFreezeUnfreeze: Scenario = {
         line('raw node:http + node:crypto', raw),
         `service/raw throughput = ${(perSecond(ours) / perSecond(raw)).toFixed(2)}; p99 ratio = ` +
           `${(pct(ours, 0.99) / pct(raw, 0.99)).toFixed(1)}x; CPU per round trip, raw/service = ${cpuRatio.toFixed(3)}`,
+        `warm-up until steady, server CPU per round trip by ${WARMUP_WINDOW_MS / 1000} s window: service ` +
+          `${warmupText(ours.warmup)}; raw ${warmupText(raw.warmup)}`,
         'a round trip = freeze + unfreeze = 2 signed operations = 4 HTTP requests; clients and stamping ' +
           '(node:crypto) in a process of their own, each server in its own',
       ];
@@ -133,6 +147,8 @@ export const cardsFreezeUnfreeze: Scenario = {
         rawCpuPerOpMicros: round(raw.cpuPerOpMicros),
         rawKernelCpuPerOpMicros: round(raw.kernelCpuPerOpMicros),
         throughputRatio: round(perSecond(ours) / perSecond(raw), 3),
+        serviceWarmupCpuPerOpMicros: ours.warmup.join(' '),
+        rawWarmupCpuPerOpMicros: raw.warmup.join(' '),
       };
       return { lines, ratio: round(cpuRatio, 3), figures };
     }),

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { client, type Client } from '../../support/service.js';
-import { cpuText, withServerCpu, type BenchProcess, type Measured, type ServerMeasured } from '../bench-process.js';
+import {
+  cpuText,
+  warmUntilSteady,
+  warmupText,
+  withServerCpu,
+  type BenchProcess,
+  type Measured,
+  type ServerMeasured,
+} from '../bench-process.js';
 import { startQuotesLoad, type Pair } from '../quotes-load.js';
 import { startRawPaymentsProcess } from '../raw-payments.js';
 import { startServiceProcess } from '../service-process.js';
@@ -17,6 +25,8 @@ import {
 
 /** Time budget per measurement; the whole scenario stays well under 30 s. */
 const RUN_MS = 4_000;
+/** A warm-up window (see warmUntilSteady). */
+const WARMUP_WINDOW_MS = 2_000;
 const CONCURRENCY = 64;
 const WARMUP = 20;
 
@@ -39,13 +49,20 @@ async function preparePairs(api: Client, count: number): Promise<Pair[]> {
   return pairs;
 }
 
-/** One server's figures: a warm-up, 1 client, then CONCURRENCY clients, each window with the server's CPU time. */
+/**
+ * One server's figures: WARMUP payments one at a time, CONCURRENCY clients until the server's CPU per payment is
+ * steady, then 1 client and CONCURRENCY clients measured, each window with the server's CPU time.
+ */
 async function measureSide(load: BenchProcess<unknown>, server: BenchProcess<unknown>, name: string) {
   await load.call('warmup', { name, count: WARMUP });
-  const window = (clients: number) => () => load.call<Measured>('measure', { name, clients, ms: RUN_MS });
+  const window =
+    (clients: number, ms = RUN_MS) =>
+    () =>
+      load.call<Measured>('measure', { name, clients, ms });
+  const warmup = await warmUntilSteady(server, window(CONCURRENCY, WARMUP_WINDOW_MS));
   const one = await withServerCpu(server, `quotes-${name}-one`, window(1));
   const many = await withServerCpu(server, `quotes-${name}-concurrent`, window(CONCURRENCY));
-  return { one, many };
+  return { warmup, one, many };
 }
 
 const pct = (m: Measured, p: number) =>
@@ -90,7 +107,7 @@ export const quotes: Scenario = {
     withLoad('bench-quotes-', startQuotesLoad, async (load, dir) => {
       const service = await startServiceProcess(dir);
       const { url, auth } = service.ready;
-      let ours: { one: ServerMeasured; many: ServerMeasured };
+      let ours: { warmup: number[]; one: ServerMeasured; many: ServerMeasured };
       try {
         const pairs = await preparePairs(client(url, auth, NO_CHECK), CONCURRENCY);
         await load.call('targets', { name: 'service', baseUrl: url, auth, pairs });
@@ -109,6 +126,8 @@ export const quotes: Scenario = {
         `at ${CONCURRENCY} clients: throughput service/raw ${(rate(ours.many) / rate(raw.many)).toFixed(2)}x, CPU ` +
           `per payment raw/service ${cpuRatio.toFixed(3)}; at 1 client: throughput ` +
           `${(rate(ours.one) / rate(raw.one)).toFixed(2)}x`,
+        `warm-up at ${CONCURRENCY} clients until steady, server CPU per payment by ${WARMUP_WINDOW_MS / 1000} s ` +
+          `window: service ${warmupText(ours.warmup)}; raw ${warmupText(raw.warmup)}`,
         'each payment: POST /quotes + POST /quotes/{id}/execute, both with an Idempotency-Key; the service holds, ' +
           'posts and credits in the platform ledger; the raw server checks, writes two ledger entries and moves two ' +
           'balances in one SQLite transaction (synchronous=FULL, requests of one event-loop turn committed together)',
@@ -128,6 +147,8 @@ export const quotes: Scenario = {
         rawCpuPerOpMicros: round(raw.many.cpuPerOpMicros),
         rawKernelCpuPerOpMicros: round(raw.many.kernelCpuPerOpMicros),
         throughputRatio: round(rate(ours.many) / rate(raw.many), 3),
+        serviceWarmupCpuPerOpMicros: ours.warmup.join(' '),
+        rawWarmupCpuPerOpMicros: raw.warmup.join(' '),
       };
       return { lines, ratio: round(cpuRatio, 3), figures };
     }),

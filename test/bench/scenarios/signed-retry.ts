@@ -4,7 +4,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client } from '../../support/service.js';
-import { cpuText, withServerCpu, type BenchProcess, type Measured, type ServerMeasured } from '../bench-process.js';
+import {
+  cpuText,
+  warmUntilSteady,
+  warmupText,
+  withServerCpu,
+  type BenchProcess,
+  type Measured,
+  type ServerMeasured,
+} from '../bench-process.js';
 import { startRawSignedRetryProcess } from '../raw-signed-retry.js';
 import { startServiceProcess } from '../service-process.js';
 import { startSignedRetryLoad, type SignedRetryTarget } from '../signed-retry-load.js';
@@ -14,6 +22,8 @@ import { fmt, NO_CHECK, percentile, round, type Scenario } from '../scenario.js'
 const SEQUENTIAL_MS = 3_000;
 const CONCURRENT_MS = 3_000;
 const WALLETS = 16;
+/** A warm-up window (see warmUntilSteady). */
+const WARMUP_WINDOW_MS = 1_000;
 
 /** The service's wallets, opened and verified over HTTP: each account's path and its session key pair. */
 async function serviceWallets(url: string, auth: string): Promise<SignedRetryTarget[]> {
@@ -89,19 +99,20 @@ async function measureSide(
   load: BenchProcess<unknown>,
   server: BenchProcess<unknown>,
   name: string,
-): Promise<{ sequential: Measured; concurrent: ServerMeasured }> {
+): Promise<{ sequential: Measured; concurrent: ServerMeasured; warmup: number[] }> {
   const sequential = await load.call<Measured>('sequential', { name, ms: SEQUENTIAL_MS });
-  // About CONCURRENT_MS of step 2s at twice the side's sequential rate: the same count for both left the raw server a
-  // window of a few hundred milliseconds, too short for a steady rate.
-  const perTarget = Math.max(
-    5,
-    Math.ceil(((sequential.ops / sequential.seconds) * 2 * (CONCURRENT_MS / 1000)) / WALLETS),
-  );
-  await load.call('prepare', { name, perTarget });
-  const concurrent = await withServerCpu(server, `signed-retry-${name}-concurrent`, () =>
-    load.call<Measured>('concurrent', { name }),
-  );
-  return { sequential, concurrent };
+  // About `ms` of step 2s at twice the side's sequential rate: the same count for both left the raw server a window of
+  // a few hundred milliseconds, too short for a steady rate.
+  const prepare = (ms: number) => () =>
+    load.call('prepare', {
+      name,
+      perTarget: Math.max(5, Math.ceil(((sequential.ops / sequential.seconds) * 2 * (ms / 1000)) / WALLETS)),
+    });
+  const concurrently = () => load.call<Measured>('concurrent', { name });
+  const warmup = await warmUntilSteady(server, concurrently, prepare(WARMUP_WINDOW_MS));
+  await prepare(CONCURRENT_MS)();
+  const concurrent = await withServerCpu(server, `signed-retry-${name}-concurrent`, concurrently);
+  return { sequential, concurrent, warmup };
 }
 
 export const signedRetry: Scenario = {
@@ -131,6 +142,8 @@ export const signedRetry: Scenario = {
         `(a)/(b) = ${(rate(ours.sequential) / rate(theirs.sequential)).toFixed(3)}   (c)/(d) = ` +
           `${(rate(ours.concurrent) / rate(theirs.concurrent)).toFixed(3)}   CPU per step 2, raw/service = ` +
           `${cpuRatio.toFixed(3)}`,
+        `warm-up with ${WALLETS} wallets until steady, server CPU per step 2 by window of about ` +
+          `${WARMUP_WINDOW_MS / 1000} s: service ${warmupText(ours.warmup)}; raw ${warmupText(theirs.warmup)}`,
         'the service also authenticates the platform, appends durably (synchronous=FULL) and waits ' +
           'for its read models; the raw server keeps state in memory',
       ];
@@ -150,6 +163,8 @@ export const signedRetry: Scenario = {
         rawCpuPerOpMicros: round(theirs.concurrent.cpuPerOpMicros),
         rawKernelCpuPerOpMicros: round(theirs.concurrent.kernelCpuPerOpMicros),
         throughputRatio: round(rate(ours.concurrent) / rate(theirs.concurrent), 3),
+        serviceWarmupCpuPerOpMicros: ours.warmup.join(' '),
+        rawWarmupCpuPerOpMicros: theirs.warmup.join(' '),
       };
       return { lines, ratio: round(cpuRatio, 3), figures };
     } finally {
