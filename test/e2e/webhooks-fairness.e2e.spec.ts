@@ -7,8 +7,8 @@ const BALANCE_UPDATED = 'INTERNAL_ACCOUNT.BALANCE_UPDATED';
 
 /**
  * One platform's receiver never answers (it accepts the connection and stays silent) while the platform's fundings
- * produce 1,500 webhooks; another platform's webhooks still arrive at once. The service runs with its default
- * concurrency (32 attempts at once, 8 of one platform) and receiver timeout (10 s).
+ * produce 1,500 webhooks; another platform's webhooks still arrive, while all of the first one's attempts hang. The
+ * service runs with its default concurrency (32 attempts at once, 8 of one platform) and receiver timeout (10 s).
  */
 describeEachJobQueue('webhook delivery across platforms', (adapter) => {
   const t = useTestService({ jobs: adapter });
@@ -22,7 +22,7 @@ describeEachJobQueue('webhook delivery across platforms', (adapter) => {
   const fund = async (api: Client, accountId: string) =>
     expect((await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 1 })).status).toBe(200);
 
-  it("delivers B's 3 webhooks within 5 s while A's 1,500 go to a receiver that never answers", async () => {
+  it("delivers B's 3 webhooks while A's 1,500 go to a receiver that never answers, none timed out yet", async () => {
     const a = await t.webhookPlatform();
     const b = await t.webhookPlatform();
     await a.receiver.setMode('hang');
@@ -30,16 +30,17 @@ describeEachJobQueue('webhook delivery across platforms', (adapter) => {
     try {
       // Four at a time (one platform's fundings are decided one after the other on its ledger anyway).
       for (let i = 0; i < FLOOD; i += 4) await Promise.all([0, 1, 2, 3].map(() => fund(a.api, fromA)));
-      await a.receiver.waitFor((requests) => requests.length > 0, 5_000, "A's first attempts");
+      await a.receiver.waitFor((requests) => requests.length > 0, 60_000, "A's first attempts");
 
-      const started = Date.now();
       for (let i = 0; i < 3; i++) await fund(b.api, fromB);
       await b.receiver.waitFor(
         (requests) => requests.filter((r) => r.json?.type === BALANCE_UPDATED && r.answered === 200).length >= 3,
-        5_000,
-        "B's 3 webhooks within 5 s",
+        60_000,
+        "B's 3 webhooks",
       );
-      expect(Date.now() - started).toBeLessThan(5_000);
+      // B did not wait for A's slots: every attempt of A still hangs, none has reached the receiver timeout (10 s),
+      // which is when a slot held by A would have been freed.
+      expect(a.receiver.requests.filter((r) => r.abandoned).length).toBe(0);
       expect(b.receiver.requests.every((r) => r.ecdsaValid && r.standardValid)).toBe(true);
       // A never had more than its 8 slots out at once: beyond its first 8 attempts, at most the 2 whose slots the
       // first timeouts freed before the third in a row opened its circuit.

@@ -23,6 +23,8 @@ export interface ReceivedRequest {
   json?: { id: string; type: string; timestamp: string; data: Record<string, any> };
   /** What this request was answered (undefined: hung or refused mid-way). */
   answered?: number;
+  /** Whether the sender closed the connection of a request left unanswered (it gave up waiting). */
+  abandoned?: boolean;
   /** Signature checks, when keys were given with `verifyWith`. */
   ecdsaValid?: boolean;
   standardValid?: boolean;
@@ -117,7 +119,11 @@ export async function startWebhookReceiver(initial: ReceiverMode = 'ok'): Promis
         const status =
           custom?.status ??
           (mode === 'error' ? 500 : mode === 'conflict' ? 409 : mode === 'ok' || mode === 'slow' ? 200 : undefined);
-        if (status === undefined) return; // hang: never answer
+        if (status === undefined) {
+          // hang: never answer
+          res.once('close', () => (record.abandoned = true));
+          return;
+        }
         const answer = () => {
           if (res.destroyed) return;
           record.answered = status;
