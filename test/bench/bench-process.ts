@@ -219,8 +219,10 @@ export async function warmUntilSteady(
   beforeEach?: () => Promise<unknown>,
 ): Promise<number[]> {
   const perOp: number[] = [];
-  const steady = (last: number[]) =>
-    last.length === STEADY_WINDOWS && Math.max(...last) - Math.min(...last) <= STEADY_WITHIN * Math.max(...last);
+  const steady = (last: number[]) => {
+    const top = Math.max(...last);
+    return last.length === STEADY_WINDOWS && top - Math.min(...last) <= STEADY_WITHIN * top;
+  };
   while (perOp.length < MOST_WARMUP_WINDOWS && !steady(perOp.slice(-STEADY_WINDOWS))) {
     await beforeEach?.();
     perOp.push(Math.round((await cpuOver(server, window)).cpuPerOpMicros));
@@ -230,6 +232,12 @@ export async function warmUntilSteady(
 
 /** "6,669 → 4,980 → 4,286 µs": a warm-up's CPU time per operation, window by window. */
 export const warmupText = (perOp: number[]): string => `${perOp.map(fmt).join(' → ')} µs`;
+
+/** A comparison's warm-ups in its report: a line (`what`, then each side's windows) and the JSON's two figures. */
+export const warmupReport = (what: string, service: number[], raw: number[]) => ({
+  line: `${what}: service ${warmupText(service)}; raw ${warmupText(raw)}`,
+  figures: { serviceWarmupCpuPerOpMicros: service.join(' '), rawWarmupCpuPerOpMicros: raw.join(' ') },
+});
 
 async function cpuOver(server: BenchProcess<unknown>, measure: () => Promise<Measured>): Promise<ServerMeasured> {
   const before = await server.cpu();

@@ -12,8 +12,8 @@ export interface Pair {
 
 /**
  * The payments benchmark's clients, in a process of their own. Operations: `targets` (a server's base URL,
- * Authorization header and pairs, by name), `warmup` (`count` payments one at a time), `measure` (`clients` clients
- * paying for `ms`, client i on pair i; an operation is one payment: quote create + execute).
+ * Authorization header and pairs, by name), `measure` (`clients` clients paying for `ms`, client i on pair i; an
+ * operation is one payment: quote create + execute).
  */
 export const startQuotesLoad = () => startLoadProcess(import.meta.url);
 
@@ -50,10 +50,6 @@ serveLoadProcess(import.meta.url, () => {
   return {
     targets: ({ name, baseUrl, auth, pairs }: { name: string; baseUrl: string; auth: string; pairs: Pair[] }) =>
       void sets.set(name, { api: client(baseUrl, auth, NO_CHECK), pairs }),
-    warmup: async ({ name, count }: { name: string; count: number }) => {
-      const { api, pairs } = sets.get(name)!;
-      for (let i = 0; i < count; i++) await payOnce(api, pairs[i % pairs.length]);
-    },
     measure: ({ name, clients, ms }: { name: string; clients: number; ms: number }) =>
       measure(sets.get(name)!.api, sets.get(name)!.pairs, clients, ms),
   };

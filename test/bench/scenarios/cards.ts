@@ -5,7 +5,7 @@ import { walletSession } from '../../support/wallet-session.js';
 import {
   cpuText,
   warmUntilSteady,
-  warmupText,
+  warmupReport,
   withServerCpu,
   type BenchProcess,
   type Measured,
@@ -125,13 +125,17 @@ export const cardsFreezeUnfreeze: Scenario = {
       }
       const perSecond = (m: Measured) => m.ops / m.seconds;
       const cpuRatio = raw.cpuPerOpMicros / ours.cpuPerOpMicros;
+      const warmups = warmupReport(
+        `warm-up until steady, server CPU per round trip by ${WARMUP_WINDOW_MS / 1000} s window`,
+        ours.warmup,
+        raw.warmup,
+      );
       const lines = [
         line('service (embedded stores)', ours),
         line('raw node:http + node:crypto', raw),
         `service/raw throughput = ${(perSecond(ours) / perSecond(raw)).toFixed(2)}; p99 ratio = ` +
           `${(pct(ours, 0.99) / pct(raw, 0.99)).toFixed(1)}x; CPU per round trip, raw/service = ${cpuRatio.toFixed(3)}`,
-        `warm-up until steady, server CPU per round trip by ${WARMUP_WINDOW_MS / 1000} s window: service ` +
-          `${warmupText(ours.warmup)}; raw ${warmupText(raw.warmup)}`,
+        warmups.line,
         'a round trip = freeze + unfreeze = 2 signed operations = 4 HTTP requests; clients and stamping ' +
           '(node:crypto) in a process of their own, each server in its own',
       ];
@@ -147,8 +151,7 @@ export const cardsFreezeUnfreeze: Scenario = {
         rawCpuPerOpMicros: round(raw.cpuPerOpMicros),
         rawKernelCpuPerOpMicros: round(raw.kernelCpuPerOpMicros),
         throughputRatio: round(perSecond(ours) / perSecond(raw), 3),
-        serviceWarmupCpuPerOpMicros: ours.warmup.join(' '),
-        rawWarmupCpuPerOpMicros: raw.warmup.join(' '),
+        ...warmups.figures,
       };
       return { lines, ratio: round(cpuRatio, 3), figures };
     }),

@@ -3,7 +3,7 @@ import { client, type Client } from '../../support/service.js';
 import {
   cpuText,
   warmUntilSteady,
-  warmupText,
+  warmupReport,
   withServerCpu,
   type BenchProcess,
   type Measured,
@@ -28,7 +28,6 @@ const RUN_MS = 4_000;
 /** A warm-up window (see warmUntilSteady). */
 const WARMUP_WINDOW_MS = 2_000;
 const CONCURRENCY = 64;
-const WARMUP = 20;
 
 /** A payer and a payee per client, funded so no payment runs short. */
 async function preparePairs(api: Client, count: number): Promise<Pair[]> {
@@ -50,11 +49,10 @@ async function preparePairs(api: Client, count: number): Promise<Pair[]> {
 }
 
 /**
- * One server's figures: WARMUP payments one at a time, CONCURRENCY clients until the server's CPU per payment is
- * steady, then 1 client and CONCURRENCY clients measured, each window with the server's CPU time.
+ * One server's figures: CONCURRENCY clients until the server's CPU per payment is steady, then 1 client and
+ * CONCURRENCY clients measured, each window with the server's CPU time.
  */
 async function measureSide(load: BenchProcess<unknown>, server: BenchProcess<unknown>, name: string) {
-  await load.call('warmup', { name, count: WARMUP });
   const window =
     (clients: number, ms = RUN_MS) =>
     () =>
@@ -118,6 +116,11 @@ export const quotes: Scenario = {
       const raw = await rawSide(load, dir, auth);
       const rate = (m: Measured) => m.ops / m.seconds;
       const cpuRatio = raw.many.cpuPerOpMicros / ours.many.cpuPerOpMicros;
+      const warmups = warmupReport(
+        `warm-up at ${CONCURRENCY} clients until steady, server CPU per payment by ${WARMUP_WINDOW_MS / 1000} s window`,
+        ours.warmup,
+        raw.warmup,
+      );
       const lines = [
         line('service, 1 client (create + execute)', ours.one),
         line(`service, ${CONCURRENCY} concurrent clients`, ours.many),
@@ -126,8 +129,7 @@ export const quotes: Scenario = {
         `at ${CONCURRENCY} clients: throughput service/raw ${(rate(ours.many) / rate(raw.many)).toFixed(2)}x, CPU ` +
           `per payment raw/service ${cpuRatio.toFixed(3)}; at 1 client: throughput ` +
           `${(rate(ours.one) / rate(raw.one)).toFixed(2)}x`,
-        `warm-up at ${CONCURRENCY} clients until steady, server CPU per payment by ${WARMUP_WINDOW_MS / 1000} s ` +
-          `window: service ${warmupText(ours.warmup)}; raw ${warmupText(raw.warmup)}`,
+        warmups.line,
         'each payment: POST /quotes + POST /quotes/{id}/execute, both with an Idempotency-Key; the service holds, ' +
           'posts and credits in the platform ledger; the raw server checks, writes two ledger entries and moves two ' +
           'balances in one SQLite transaction (synchronous=FULL, requests of one event-loop turn committed together)',
@@ -147,8 +149,7 @@ export const quotes: Scenario = {
         rawCpuPerOpMicros: round(raw.many.cpuPerOpMicros),
         rawKernelCpuPerOpMicros: round(raw.many.kernelCpuPerOpMicros),
         throughputRatio: round(rate(ours.many) / rate(raw.many), 3),
-        serviceWarmupCpuPerOpMicros: ours.warmup.join(' '),
-        rawWarmupCpuPerOpMicros: raw.warmup.join(' '),
+        ...warmups.figures,
       };
       return { lines, ratio: round(cpuRatio, 3), figures };
     }),

@@ -7,7 +7,7 @@ import { client } from '../../support/service.js';
 import {
   cpuText,
   warmUntilSteady,
-  warmupText,
+  warmupReport,
   withServerCpu,
   type BenchProcess,
   type Measured,
@@ -134,6 +134,12 @@ export const signedRetry: Scenario = {
       const theirs = await measureSide(load, raw, 'raw');
       const rate = (m: Measured) => m.ops / m.seconds;
       const cpuRatio = theirs.concurrent.cpuPerOpMicros / ours.concurrent.cpuPerOpMicros;
+      const warmups = warmupReport(
+        `warm-up with ${WALLETS} wallets until steady, server CPU per step 2 by window of about ` +
+          `${WARMUP_WINDOW_MS / 1000} s`,
+        ours.warmup,
+        theirs.warmup,
+      );
       const lines = [
         describe('(a) service, sequential', ours.sequential),
         describe('(b) raw node:http, sequential', theirs.sequential),
@@ -142,8 +148,7 @@ export const signedRetry: Scenario = {
         `(a)/(b) = ${(rate(ours.sequential) / rate(theirs.sequential)).toFixed(3)}   (c)/(d) = ` +
           `${(rate(ours.concurrent) / rate(theirs.concurrent)).toFixed(3)}   CPU per step 2, raw/service = ` +
           `${cpuRatio.toFixed(3)}`,
-        `warm-up with ${WALLETS} wallets until steady, server CPU per step 2 by window of about ` +
-          `${WARMUP_WINDOW_MS / 1000} s: service ${warmupText(ours.warmup)}; raw ${warmupText(theirs.warmup)}`,
+        warmups.line,
         'the service also authenticates the platform, appends durably (synchronous=FULL) and waits ' +
           'for its read models; the raw server keeps state in memory',
       ];
@@ -163,8 +168,7 @@ export const signedRetry: Scenario = {
         rawCpuPerOpMicros: round(theirs.concurrent.cpuPerOpMicros),
         rawKernelCpuPerOpMicros: round(theirs.concurrent.kernelCpuPerOpMicros),
         throughputRatio: round(rate(ours.concurrent) / rate(theirs.concurrent), 3),
-        serviceWarmupCpuPerOpMicros: ours.warmup.join(' '),
-        rawWarmupCpuPerOpMicros: theirs.warmup.join(' '),
+        ...warmups.figures,
       };
       return { lines, ratio: round(cpuRatio, 3), figures };
     } finally {
