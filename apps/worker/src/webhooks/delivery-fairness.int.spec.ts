@@ -33,8 +33,9 @@ const CONCURRENCY = 32;
 const PER_PLATFORM = 8;
 const FLOOD = 1_500;
 /**
- * The receiver timeout of the backoff case: A's attempts wait it out before A's circuit opens. At 200 ms, B's receiver
- * once answered three attempts late on a busy machine, and B's circuit opened as well.
+ * The receiver timeout of the backoff case: A's attempts wait it out before A's circuit opens. It applies to B too,
+ * whose receiver answers from this process: at 200 ms, a busy machine once made three of B's answers late, and B's
+ * circuit opened as well.
  */
 const RECEIVER_TIMEOUT_MS = 2_000;
 
@@ -207,9 +208,7 @@ describe.each(adapters)('webhook delivery is fair across platforms (%s job queue
   }, 30_000);
 
   // How soon B's webhooks come here depends on how fast A's backlog is recorded as not sent (an append for each),
-  // which a loaded machine slows: what this case shows is the backoff, the case above the 5 s. The receiver timeout
-  // (RECEIVER_TIMEOUT_MS) applies to B as well, whose receiver answers from this process: a busy machine must not make
-  // B's answers late enough to open B's circuit too.
+  // which a loaded machine slows: what this case shows is the backoff, the case above the 5 s.
   it("backs off A's receiver that times out: A's backlog recorded as not sent, B's 3 delivered", async () => {
     const { hung, flood } = await floodAThenSendB(RECEIVER_TIMEOUT_MS);
     // A's last webhook gets an attempt recorded as not sent, retried on the webhook schedule.
