@@ -214,26 +214,41 @@ export function statedAmount(n: bigint): { amount: number | null; exact?: string
  * compared (audit digests).
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw invalid('INVALID_INPUT', 'numbers in a signed or hashed payload must be finite');
-    return JSON.stringify(value);
+  // Strings are built by appending, without arrays of entries: every event appended is hashed through here.
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'number':
+      if (Number.isFinite(value)) return JSON.stringify(value);
+      throw invalid('INVALID_INPUT', 'numbers in a signed or hashed payload must be finite');
+    case 'object': {
+      if (value === null) return 'null';
+      if (Array.isArray(value)) {
+        let text = '[';
+        for (let i = 0; i < value.length; i++) {
+          const member: unknown = value[i];
+          text += (i > 0 ? ',' : '') + (member === undefined ? 'null' : canonicalJson(member));
+        }
+        return `${text}]`;
+      }
+      let text = '';
+      for (const key of Object.keys(value).sort()) {
+        const member = (value as Record<string, unknown>)[key];
+        if (member !== undefined) text += `${text ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(member)}`;
+      }
+      return `{${text}}`;
+    }
+    default:
+      throw invalid('INVALID_INPUT', `a ${typeof value} cannot be part of a signed or hashed payload`);
   }
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  throw invalid('INVALID_INPUT', `a ${typeof value} cannot be part of a signed or hashed payload`);
 }
 
 /** Drops undefined members, so resources, snapshots and updates carry only what is set. */
 export function compact<T extends object>(value: T): T {
   // A loop rather than entries/filter/fromEntries: a replay builds a resource for every transaction event.
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
+  for (const key of Object.keys(value).sort()) {
     const member = (value as Record<string, unknown>)[key];
     if (member !== undefined) out[key] = member;
   }

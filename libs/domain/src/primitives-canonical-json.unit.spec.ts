@@ -1,0 +1,74 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { DomainError } from './errors.js';
+import { canonicalJson } from './primitives.js';
+
+/**
+ * The canonical form by its definition: a copy with every object's keys in UTF-16 code-unit order and undefined
+ * members left out, written by JSON.stringify. Hashes already stored (the event chain, idempotent requests) and
+ * signatures already given depend on canonicalJson writing exactly this.
+ */
+function definition(value: unknown): string {
+  const sorted = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map((member) => (member === undefined ? null : sorted(member)));
+    if (v === null || typeof v !== 'object') return v;
+    const copy: Record<string, unknown> = {};
+    for (const key of Object.keys(v).sort()) {
+      const member = (v as Record<string, unknown>)[key];
+      if (member !== undefined) copy[key] = sorted(member);
+    }
+    return copy;
+  };
+  return JSON.stringify(sorted(value));
+}
+
+/** JSON values whose objects may also hold undefined members (left out) and arrays undefined elements (null). */
+const withUndefined = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.jsonValue({ maxDepth: 0, stringUnit: 'binary' }),
+    fc.constant(undefined),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.string({ unit: 'binary', maxLength: 6 }), tie('value'), { maxKeys: 5 }),
+  ),
+})).value;
+
+describe('canonicalJson', () => {
+  it('writes any JSON value as its definition does, keys in any script', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ stringUnit: 'binary' }), (value) => {
+        expect(canonicalJson(value)).toBe(definition(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('leaves out undefined members and writes undefined array elements as null, as its definition does', () => {
+    fc.assert(
+      fc.property(
+        withUndefined.filter((value) => value !== undefined),
+        (value) => {
+          expect(canonicalJson(value)).toBe(definition(value));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives one text for objects that differ only in the order of their keys', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })), (record) => {
+        const reversed = Object.fromEntries(Object.entries(record).reverse());
+        expect(canonicalJson(reversed)).toBe(canonicalJson(record));
+      }),
+    );
+  });
+
+  it('refuses what JSON cannot carry, at any depth', () => {
+    for (const value of [Number.NaN, Infinity, 1n, Symbol('s'), () => 1]) {
+      expect(() => canonicalJson(value)).toThrow(DomainError);
+      expect(() => canonicalJson({ a: [{ b: value }] })).toThrow(DomainError);
+    }
+    expect(() => canonicalJson(undefined)).toThrow(DomainError);
+  });
+});
