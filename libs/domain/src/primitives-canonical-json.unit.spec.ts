@@ -34,6 +34,12 @@ const withUndefined = fc.letrec((tie) => ({
 })).value;
 
 describe('canonicalJson', () => {
+  it('keeps array order, escapes strings like JSON and drops undefined members', () => {
+    expect(canonicalJson({ b: [3, 1, { z: 1, a: null }], a: 'é"\n', c: undefined, d: true })).toBe(
+      '{"a":"é\\"\\n","b":[3,1,{"a":null,"z":1}],"d":true}',
+    );
+  });
+
   it('writes any JSON value as its definition does, keys in any script', () => {
     fc.assert(
       fc.property(fc.jsonValue({ stringUnit: 'binary' }), (value) => {
@@ -67,6 +73,7 @@ describe('canonicalJson', () => {
   it('refuses what JSON cannot carry, at any depth', () => {
     for (const value of [Number.NaN, Infinity, 1n, Symbol('s'), () => 1]) {
       expect(() => canonicalJson(value)).toThrow(DomainError);
+      expect(() => canonicalJson({ a: value })).toThrow(DomainError);
       expect(() => canonicalJson({ a: [{ b: value }] })).toThrow(DomainError);
     }
     expect(() => canonicalJson(undefined)).toThrow(DomainError);
