@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Sqlite } from '#sqlite/driver.js';
 import { requestBody } from '../support/request-body.js';
+import { LOG_SCHEMA, paymentLog, requestHashOf, type PaymentLog } from './raw-payments-log.js';
 import { isMain, serveBenchProcess, startBenchProcess, type BenchProcess } from './bench-process.js';
 
 export interface RawPaymentsServer {
@@ -16,16 +17,26 @@ export interface RawPaymentsServer {
   close(): Promise<void>;
 }
 
+/** Who the guarded reference's events are recorded as. */
+const ACTOR = 'Token:raw';
+
 const SCHEMA = `
 CREATE TABLE accounts (id TEXT PRIMARY KEY, currency TEXT NOT NULL, balance INTEGER NOT NULL);
 CREATE TABLE quotes (id TEXT PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE entries (id INTEGER PRIMARY KEY, transfer TEXT NOT NULL, account TEXT NOT NULL, amount INTEGER NOT NULL);
-CREATE TABLE idempotency (key TEXT PRIMARY KEY, status INTEGER NOT NULL, body TEXT NOT NULL);
+CREATE TABLE idempotency (
+  key TEXT PRIMARY KEY, request_hash TEXT, status INTEGER NOT NULL, body TEXT NOT NULL
+);
 `;
 
 interface Reply {
   status: number;
   body: string;
+}
+
+/** What the reference keeps beyond the payment's own rows: `guarded` adds the service's guarantees (`paymentLog`). */
+export interface RawPaymentsOptions {
+  guarded?: boolean;
 }
 
 interface Quote {
@@ -49,13 +60,21 @@ interface Quote {
  * balanced pair of ledger entries, moves both balances and completes the quote. Each request's Idempotency-Key
  * stores its answer in the same transaction. Requests that arrive together are committed together (one
  * transaction and one sync per turn of the event loop), so the reference is not bound by a sync per payment. No
- * framework, no validation library, no events, no read models.
+ * framework, no validation library, no events, no read models. `guarded` keeps the service's guarantees in the same
+ * transaction besides (see `paymentLog`): a quote's creation and execution, the transaction and the ledger transfer as
+ * hash-chained events, the transaction as a document, the quote's deadline as a timer, each key's request hash.
  */
-export async function startRawPaymentsServer(dir: string, auth: string): Promise<RawPaymentsServer> {
-  const db = new Sqlite(join(dir, 'raw-payments.db'));
+export async function startRawPaymentsServer(
+  dir: string,
+  auth: string,
+  { guarded = false }: RawPaymentsOptions = {},
+): Promise<RawPaymentsServer> {
+  const db = new Sqlite(join(dir, guarded ? 'raw-payments-guarded.db' : 'raw-payments.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.exec(SCHEMA);
+  if (guarded) db.exec(LOG_SCHEMA);
+  const log = guarded ? paymentLog(db, 'Platform:raw') : undefined;
   const statements = {
     account: db.prepare<[string], { id: string; currency: string; balance: number }>(
       'SELECT id, currency, balance FROM accounts WHERE id = ?',
@@ -67,10 +86,10 @@ export async function startRawPaymentsServer(dir: string, auth: string): Promise
     saveQuote: db.prepare(
       'INSERT INTO quotes (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body',
     ),
-    replay: db.prepare<[string], { status: number; body: string }>(
-      'SELECT status, body FROM idempotency WHERE key = ?',
+    replay: db.prepare<[string], { requestHash: string | null; status: number; body: string }>(
+      'SELECT request_hash AS requestHash, status, body FROM idempotency WHERE key = ?',
     ),
-    remember: db.prepare('INSERT INTO idempotency (key, status, body) VALUES (?, ?, ?)'),
+    remember: db.prepare('INSERT INTO idempotency (key, request_hash, status, body) VALUES (?, ?, ?, ?)'),
   };
   const error = (status: number, code: string): Reply => ({ status, body: JSON.stringify({ status, code }) });
 
@@ -109,6 +128,10 @@ export async function startRawPaymentsServer(dir: string, auth: string): Promise
     };
     const text = JSON.stringify(quote);
     statements.saveQuote.run(quote.id, text);
+    if (log) {
+      log.append(`quote-${quote.id}`, [{ type: 'QuoteCreated', data: { ...quote } }], ACTOR);
+      log.setTimer(`deadline:${quote.id}`, Date.parse(quote.expiresAt));
+    }
     return { status: 201, body: text };
   };
 
@@ -128,6 +151,7 @@ export async function startRawPaymentsServer(dir: string, auth: string): Promise
     const done: Quote = { ...quote, status: 'COMPLETED', transactionId: transfer };
     const text = JSON.stringify(done);
     statements.saveQuote.run(id, text);
+    if (log) recordExecution(log, done, transfer);
     return { status: 200, body: text };
   };
 
@@ -135,13 +159,15 @@ export async function startRawPaymentsServer(dir: string, auth: string): Promise
   const handle = (method: string, url: string, key: string | undefined, body: string): Reply => {
     if (!key) return error(400, 'IDEMPOTENCY_KEY_REQUIRED');
     const stored = statements.replay.get(`${method} ${url} ${key}`);
+    const requestHash = log ? requestHashOf(method, url, body) : null;
+    if (stored && stored.requestHash !== requestHash) return error(422, 'IDEMPOTENCY_KEY_REUSED');
     if (stored) return { status: stored.status, body: stored.body };
     let reply: Reply;
     const executeMatch = /^\/quotes\/([^/]+)\/execute$/.exec(url);
     if (method === 'POST' && url === '/quotes') reply = createQuote(body);
     else if (method === 'POST' && executeMatch) reply = execute(decodeURIComponent(executeMatch[1]));
     else return error(404, 'NOT_FOUND');
-    if (reply.status < 500) statements.remember.run(`${method} ${url} ${key}`, reply.status, reply.body);
+    if (reply.status < 500) statements.remember.run(`${method} ${url} ${key}`, requestHash, reply.status, reply.body);
     return reply;
   };
 
@@ -196,16 +222,58 @@ export async function startRawPaymentsServer(dir: string, auth: string): Promise
 }
 
 /**
+ * A quote's execution as events: the quote's, the transaction's (created and completed, each with the whole
+ * transaction, as the service records it) and the platform ledger's balanced transfer; the transaction's document;
+ * the quote's deadline timer cleared.
+ */
+function recordExecution(log: PaymentLog, quote: Quote, transactionId: string): void {
+  const at = new Date().toISOString();
+  const transaction = {
+    id: transactionId,
+    status: 'COMPLETED',
+    type: 'OUTGOING',
+    source: quote.source,
+    destination: quote.destination,
+    sentAmount: quote.sendingAmount,
+    receivedAmount: quote.receivingAmount,
+    exchangeRate: quote.exchangeRate,
+    fees: quote.fees,
+    quoteId: quote.id,
+    createdAt: at,
+    updatedAt: at,
+    settledAt: at,
+  };
+  const { accountId: from } = quote.source;
+  const { accountId: to } = quote.destination;
+  log.append(`quote-${quote.id}`, [{ type: 'QuoteExecuted', data: { quoteId: quote.id, transactionId, at } }], ACTOR);
+  log.append(
+    `transaction-${transactionId}`,
+    [
+      { type: 'TransactionCreated', data: { ...transaction, status: 'PROCESSING' } },
+      { type: 'TransactionStatusChanged', data: { transaction } },
+    ],
+    ACTOR,
+  );
+  const amount = String(quote.sendingAmount.amount);
+  const transfer = { id: transactionId, debitAccountId: from, creditAccountId: to, amount, currency: 'USD' };
+  log.append('ledger-raw', [{ type: 'TransferCreated', data: { ...transfer, code: 'PAYMENT', createdAt: at } }], ACTOR);
+  log.putDoc('transactions', transactionId, transaction);
+  log.clearTimer(`deadline:${quote.id}`);
+}
+
+/**
  * The raw server in a process of its own, as the service runs in the benchmarks, on a file in `dir` and accepting the
  * Authorization header `auth`: `openAccounts` takes a list of balances and answers their accounts' ids, `totals` as
  * above, and `cpu` (see `bench-process.ts`) its CPU time.
  */
-export const startRawPaymentsProcess = (dir: string, auth: string) =>
-  startBenchProcess<{ origin: string }>(import.meta.url, { dir, auth }) as Promise<BenchProcess<{ origin: string }>>;
+export const startRawPaymentsProcess = (dir: string, auth: string, options: RawPaymentsOptions = {}) =>
+  startBenchProcess<{ origin: string }>(import.meta.url, { dir, auth, options }) as Promise<
+    BenchProcess<{ origin: string }>
+  >;
 
 if (isMain(import.meta.url)) {
-  serveBenchProcess(async ({ dir, auth }: { dir: string; auth: string }) => {
-    const raw = await startRawPaymentsServer(dir, auth);
+  serveBenchProcess(async ({ dir, auth, options }: { dir: string; auth: string; options: RawPaymentsOptions }) => {
+    const raw = await startRawPaymentsServer(dir, auth, options);
     return {
       ready: { origin: raw.origin },
       handlers: {

@@ -10,7 +10,7 @@ import {
   type ServerMeasured,
 } from '../bench-process.js';
 import { startQuotesLoad, type Pair } from '../quotes-load.js';
-import { startRawPaymentsProcess } from '../raw-payments.js';
+import { startRawPaymentsProcess, type RawPaymentsOptions } from '../raw-payments.js';
 import { startServiceProcess } from '../service-process.js';
 import {
   customerAccount,
@@ -77,15 +77,24 @@ function line(label: string, m: ServerMeasured): string {
   );
 }
 
-/** The raw reference in its own process, on `dir`, with CONCURRENCY funded payers and as many payees. */
-async function rawSide(load: BenchProcess<unknown>, dir: string, auth: string) {
-  const raw = await startRawPaymentsProcess(dir, auth);
+/**
+ * A raw reference in its own process (`name`: `raw`, or `guarded` with the service's guarantees), on `dir`, with
+ * CONCURRENCY funded payers and as many payees.
+ */
+async function rawSide(
+  load: BenchProcess<unknown>,
+  dir: string,
+  auth: string,
+  name: string,
+  options: RawPaymentsOptions,
+) {
+  const raw = await startRawPaymentsProcess(dir, auth, options);
   try {
     const froms = await raw.call<string[]>('openAccounts', Array(CONCURRENCY).fill(1_000_000_000));
     const tos = await raw.call<string[]>('openAccounts', Array(CONCURRENCY).fill(0));
     const pairs = froms.map((from, i) => ({ from, to: tos[i] }));
-    await load.call('targets', { name: 'raw', baseUrl: raw.ready.origin, auth, pairs });
-    const measured = await measureSide(load, raw, 'raw');
+    await load.call('targets', { name, baseUrl: raw.ready.origin, auth, pairs });
+    const measured = await measureSide(load, raw, name);
     const totals = await raw.call<{ balances: number; entries: number }>('totals');
     if (totals.balances !== CONCURRENCY * 1_000_000_000 || totals.entries !== 0)
       throw new Error('the raw reference lost or created money');
@@ -113,9 +122,11 @@ export const quotes: Scenario = {
       } finally {
         await service.close();
       }
-      const raw = await rawSide(load, dir, auth);
+      const raw = await rawSide(load, dir, auth, 'raw', {});
+      const guarded = await rawSide(load, dir, auth, 'guarded', { guarded: true });
       const rate = (m: Measured) => m.ops / m.seconds;
       const cpuRatio = raw.many.cpuPerOpMicros / ours.many.cpuPerOpMicros;
+      const guardedRatio = guarded.many.cpuPerOpMicros / ours.many.cpuPerOpMicros;
       const warmups = warmupReport(
         `warm-up at ${CONCURRENCY} clients until steady, server CPU per payment by ${WARMUP_WINDOW_MS / 1000} s window`,
         ours.warmup,
@@ -126,13 +137,20 @@ export const quotes: Scenario = {
         line(`service, ${CONCURRENCY} concurrent clients`, ours.many),
         line('raw, 1 client', raw.one),
         line(`raw, ${CONCURRENCY} concurrent clients`, raw.many),
+        line(`raw with the guarantees, ${CONCURRENCY} clients`, guarded.many),
         `at ${CONCURRENCY} clients: throughput service/raw ${(rate(ours.many) / rate(raw.many)).toFixed(2)}x, CPU ` +
           `per payment raw/service ${cpuRatio.toFixed(3)}; at 1 client: throughput ` +
           `${(rate(ours.one) / rate(raw.one)).toFixed(2)}x`,
+        `raw with the service's guarantees: CPU per payment ${fmt(guarded.many.cpuPerOpMicros)} µs, ` +
+          `${(guarded.many.cpuPerOpMicros / raw.many.cpuPerOpMicros).toFixed(2)}x the raw's; guarded/service ` +
+          `${guardedRatio.toFixed(3)}`,
         warmups.line,
         'each payment: POST /quotes + POST /quotes/{id}/execute, both with an Idempotency-Key; the service holds, ' +
           'posts and credits in the platform ledger; the raw server checks, writes two ledger entries and moves two ' +
-          'balances in one SQLite transaction (synchronous=FULL, requests of one event-loop turn committed together)',
+          'balances in one SQLite transaction (synchronous=FULL, requests of one event-loop turn committed ' +
+          'together); the guarded raw server also appends the quote, transaction and ledger events chained by hash, ' +
+          "writes the transaction's document, keeps the quote's deadline as a timer and each key's request hash, in " +
+          'the same transaction',
       ];
       const figures = {
         oneClientPerSecond: round(rate(ours.one)),
@@ -148,6 +166,10 @@ export const quotes: Scenario = {
         rawConcurrentP99Ms: round(pct(raw.many, 0.99)),
         rawCpuPerOpMicros: round(raw.many.cpuPerOpMicros),
         rawKernelCpuPerOpMicros: round(raw.many.kernelCpuPerOpMicros),
+        guardedConcurrentPerSecond: round(rate(guarded.many)),
+        guardedCpuPerOpMicros: round(guarded.many.cpuPerOpMicros),
+        guardedKernelCpuPerOpMicros: round(guarded.many.kernelCpuPerOpMicros),
+        guardedCpuRatio: round(guardedRatio, 3),
         throughputRatio: round(rate(ours.many) / rate(raw.many), 3),
         ...warmups.figures,
       };
