@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Sqlite } from '#sqlite/driver.js';
 import { requestBody } from '../support/request-body.js';
-import { LOG_SCHEMA, paymentLog, requestHashOf, type PaymentLog } from './raw-payments-log.js';
+import { LOG_SCHEMA, guardedLog, requestHashOf, type GuardedLog } from './raw-guarded-log.js';
 import { isMain, serveBenchProcess, startBenchProcess, type BenchProcess } from './bench-process.js';
 
 export interface RawPaymentsServer {
@@ -34,7 +34,7 @@ interface Reply {
   body: string;
 }
 
-/** What the reference keeps beyond the payment's own rows: `guarded` adds the service's guarantees (`paymentLog`). */
+/** What the reference keeps beyond the payment's own rows: `guarded` adds the service's guarantees (`guardedLog`). */
 export interface RawPaymentsOptions {
   guarded?: boolean;
 }
@@ -61,7 +61,7 @@ interface Quote {
  * stores its answer in the same transaction. Requests that arrive together are committed together (one
  * transaction and one sync per turn of the event loop), so the reference is not bound by a sync per payment. No
  * framework, no validation library, no events, no read models. `guarded` keeps the service's guarantees in the same
- * transaction besides (see `paymentLog`): a quote's creation and execution, the transaction and the ledger transfer as
+ * transaction besides (see `guardedLog`): a quote's creation and execution, the transaction and the ledger transfer as
  * hash-chained events, the transaction as a document, the quote's deadline as a timer, each key's request hash.
  */
 export async function startRawPaymentsServer(
@@ -74,7 +74,7 @@ export async function startRawPaymentsServer(
   db.pragma('synchronous = FULL');
   db.exec(SCHEMA);
   if (guarded) db.exec(LOG_SCHEMA);
-  const log = guarded ? paymentLog(db, 'Platform:raw') : undefined;
+  const log = guarded ? guardedLog(db, 'Platform:raw') : undefined;
   const statements = {
     account: db.prepare<[string], { id: string; currency: string; balance: number }>(
       'SELECT id, currency, balance FROM accounts WHERE id = ?',
@@ -226,7 +226,7 @@ export async function startRawPaymentsServer(
  * transaction, as the service records it) and the platform ledger's balanced transfer; the transaction's document;
  * the quote's deadline timer cleared.
  */
-function recordExecution(log: PaymentLog, quote: Quote, transactionId: string): void {
+function recordExecution(log: GuardedLog, quote: Quote, transactionId: string): void {
   const at = new Date().toISOString();
   const transaction = {
     id: transactionId,

@@ -12,17 +12,18 @@ import {
   type ServerMeasured,
 } from '../bench-process.js';
 import { startCardsLoad, type CardTarget } from '../cards-load.js';
-import { startRawSignedRetryProcess } from '../raw-signed-retry.js';
+import { guardedAuth, startRawSignedRetryProcess, type RawSignedRetryOptions } from '../raw-signed-retry.js';
 import { startServiceProcess } from '../service-process.js';
-import { NO_CHECK, percentile, round, withLoad, type Scenario } from '../scenario.js';
+import { fmt, NO_CHECK, percentile, round, withLoad, type Scenario } from '../scenario.js';
 
 /**
  * Freeze/unfreeze round trips on cards, both signed-retry steps with real stamps, many cards at once (one virtual
  * user per card), the clients in a process of their own (`test/bench/cards-load.ts`) and the service in another.
  * Reference in the same run, in a process of its own: a bare node:http server that keeps card states in memory and
  * does the same work per request (issue and store a payloadToSign, verify the stamp over it with node:crypto and a
- * cached key, consume the requestId, flip the state), with nothing durable. The same clients, stamps and concurrency
- * drive both; each server's CPU time per round trip is read from its own process.
+ * cached key, consume the requestId, flip the state), with nothing durable; and the same server keeping the service's
+ * guarantees (`guarded`: authenticated, every step an event chained by hash, synced before its reply). The same
+ * clients, stamps and concurrency drive each; each server's CPU time per round trip is read from its own process.
  */
 const CONCURRENCY = 32;
 const DURATION_MS = 5_000;
@@ -69,6 +70,32 @@ async function measured(load: BenchProcess<unknown>, server: BenchProcess<unknow
   return { ...window, warmup };
 }
 
+/** A reference server (`raw`, or `guarded` with `options`) in its own process, on copies of the service's cards. */
+async function referenceSide(
+  load: BenchProcess<unknown>,
+  cards: CardTarget[],
+  name: string,
+  options: RawSignedRetryOptions,
+): Promise<ServerMeasured & { warmup: number[] }> {
+  const reference = await startRawSignedRetryProcess(options);
+  try {
+    const list = cards.map((c) => ({ ...c, id: `Card:${randomUUID()}` }));
+    await reference.call(
+      'register',
+      list.map((c) => ({
+        path: `/cards/${c.id}`,
+        sessionPublicKey: c.publicKey,
+        state: { id: c.id, state: 'ACTIVE' },
+      })),
+    );
+    const auth = options.guarded ? options.auth : undefined;
+    await load.call('targets', { name, baseUrl: reference.ready.origin, auth, list });
+    return await measured(load, reference, name);
+  } finally {
+    await reference.close();
+  }
+}
+
 const pct = (m: Measured, p: number) =>
   percentile(
     [...m.latencies].sort((a, b) => a - b),
@@ -106,25 +133,11 @@ export const cardsFreezeUnfreeze: Scenario = {
       } finally {
         await service.close();
       }
-      const reference = await startRawSignedRetryProcess();
-      let raw: ServerMeasured & { warmup: number[] };
-      try {
-        const list = cards.map((c) => ({ ...c, id: `Card:${randomUUID()}` }));
-        await reference.call(
-          'register',
-          list.map((c) => ({
-            path: `/cards/${c.id}`,
-            sessionPublicKey: c.publicKey,
-            state: { id: c.id, state: 'ACTIVE' },
-          })),
-        );
-        await load.call('targets', { name: 'raw', baseUrl: reference.ready.origin, list });
-        raw = await measured(load, reference, 'raw');
-      } finally {
-        await reference.close();
-      }
+      const raw = await referenceSide(load, cards, 'raw', {});
+      const guarded = await referenceSide(load, cards, 'guarded', { guarded: true, dir, auth: guardedAuth() });
       const perSecond = (m: Measured) => m.ops / m.seconds;
       const cpuRatio = raw.cpuPerOpMicros / ours.cpuPerOpMicros;
+      const guardedRatio = guarded.cpuPerOpMicros / ours.cpuPerOpMicros;
       const warmups = warmupReport(
         `warm-up until steady, server CPU per round trip by ${WARMUP_WINDOW_MS / 1000} s window`,
         ours.warmup,
@@ -133,8 +146,12 @@ export const cardsFreezeUnfreeze: Scenario = {
       const lines = [
         line('service (embedded stores)', ours),
         line('raw node:http + node:crypto', raw),
+        line('raw with the guarantees', guarded),
         `service/raw throughput = ${(perSecond(ours) / perSecond(raw)).toFixed(2)}; p99 ratio = ` +
           `${(pct(ours, 0.99) / pct(raw, 0.99)).toFixed(1)}x; CPU per round trip, raw/service = ${cpuRatio.toFixed(3)}`,
+        `raw with the service's guarantees: CPU per round trip ${fmt(guarded.cpuPerOpMicros)} µs, ` +
+          `${(guarded.cpuPerOpMicros / raw.cpuPerOpMicros).toFixed(2)}x the raw's; guarded/service ` +
+          `${guardedRatio.toFixed(3)}; raw/guarded ${(raw.cpuPerOpMicros / guarded.cpuPerOpMicros).toFixed(3)}`,
         warmups.line,
         'a round trip = freeze + unfreeze = 2 signed operations = 4 HTTP requests; clients and stamping ' +
           '(node:crypto) in a process of their own, each server in its own',
@@ -150,6 +167,10 @@ export const cardsFreezeUnfreeze: Scenario = {
         rawP99Ms: round(pct(raw, 0.99)),
         rawCpuPerOpMicros: round(raw.cpuPerOpMicros),
         rawKernelCpuPerOpMicros: round(raw.kernelCpuPerOpMicros),
+        guardedRoundTripsPerSecond: round(perSecond(guarded)),
+        guardedCpuPerOpMicros: round(guarded.cpuPerOpMicros),
+        guardedKernelCpuPerOpMicros: round(guarded.kernelCpuPerOpMicros),
+        guardedCpuRatio: round(guardedRatio, 3),
         throughputRatio: round(perSecond(ours) / perSecond(raw), 3),
         ...warmups.figures,
       };

@@ -13,7 +13,7 @@ import {
   type Measured,
   type ServerMeasured,
 } from '../bench-process.js';
-import { startRawSignedRetryProcess } from '../raw-signed-retry.js';
+import { guardedAuth, startRawSignedRetryProcess } from '../raw-signed-retry.js';
 import { startServiceProcess } from '../service-process.js';
 import { startSignedRetryLoad, type SignedRetryTarget } from '../signed-retry-load.js';
 import { fmt, NO_CHECK, percentile, round, type Scenario } from '../scenario.js';
@@ -124,16 +124,28 @@ export const signedRetry: Scenario = {
     const dir = mkdtempSync(join(tmpdir(), 'bench-signed-retry-'));
     const service = await startServiceProcess(dir);
     const raw = await startRawSignedRetryProcess();
+    const auth = guardedAuth();
+    const guardedServer = await startRawSignedRetryProcess({ guarded: true, dir, auth });
     const load = await startSignedRetryLoad();
     try {
-      const { url, auth } = service.ready;
-      await load.call('targets', { name: 'service', baseUrl: url, auth, list: await serviceWallets(url, auth) });
+      const { url } = service.ready;
+      const list = await serviceWallets(url, service.ready.auth);
+      await load.call('targets', { name: 'service', baseUrl: url, auth: service.ready.auth, list });
       const rawBase = `${raw.ready.origin}/2025-10-13`;
       await load.call('targets', { name: 'raw', baseUrl: rawBase, list: await rawWallets(raw) });
+      const guardedBase = `${guardedServer.ready.origin}/2025-10-13`;
+      await load.call('targets', {
+        name: 'guarded',
+        baseUrl: guardedBase,
+        auth,
+        list: await rawWallets(guardedServer),
+      });
       const ours = await measureSide(load, service, 'service');
       const theirs = await measureSide(load, raw, 'raw');
+      const guarded = await measureSide(load, guardedServer, 'guarded');
       const rate = (m: Measured) => m.ops / m.seconds;
       const cpuRatio = theirs.concurrent.cpuPerOpMicros / ours.concurrent.cpuPerOpMicros;
+      const [serviceCpu, rawCpu, guardedCpu] = [ours, theirs, guarded].map((side) => side.concurrent.cpuPerOpMicros);
       const warmups = warmupReport(
         `warm-up with ${WALLETS} wallets until steady, server CPU per step 2 by window of about ` +
           `${WARMUP_WINDOW_MS / 1000} s`,
@@ -145,9 +157,13 @@ export const signedRetry: Scenario = {
         describe('(b) raw node:http, sequential', theirs.sequential),
         describe(`(c) service, ${WALLETS} wallets concurrently`, ours.concurrent),
         describe(`(d) raw node:http, ${WALLETS} wallets concurrently`, theirs.concurrent),
+        describe(`(e) raw with the guarantees, ${WALLETS} wallets`, guarded.concurrent),
         `(a)/(b) = ${(rate(ours.sequential) / rate(theirs.sequential)).toFixed(3)}   (c)/(d) = ` +
           `${(rate(ours.concurrent) / rate(theirs.concurrent)).toFixed(3)}   CPU per step 2, raw/service = ` +
           `${cpuRatio.toFixed(3)}`,
+        `raw with the service's guarantees (authenticated, each step an event chained by hash, synced before its ` +
+          `reply): CPU per step 2 ${fmt(guardedCpu)} µs, ${(guardedCpu / rawCpu).toFixed(2)}x the raw's; ` +
+          `guarded/service ${(guardedCpu / serviceCpu).toFixed(3)}; raw/guarded ${(rawCpu / guardedCpu).toFixed(3)}`,
         warmups.line,
         'the service also authenticates the platform, appends durably (synchronous=FULL) and waits ' +
           'for its read models; the raw server keeps state in memory',
@@ -167,12 +183,17 @@ export const signedRetry: Scenario = {
         rawConcurrentP99Ms: p(theirs.concurrent, 0.99),
         rawCpuPerOpMicros: round(theirs.concurrent.cpuPerOpMicros),
         rawKernelCpuPerOpMicros: round(theirs.concurrent.kernelCpuPerOpMicros),
+        guardedConcurrentPerSecond: round(rate(guarded.concurrent)),
+        guardedCpuPerOpMicros: round(guardedCpu),
+        guardedKernelCpuPerOpMicros: round(guarded.concurrent.kernelCpuPerOpMicros),
+        guardedCpuRatio: round(guardedCpu / serviceCpu, 3),
         throughputRatio: round(rate(ours.concurrent) / rate(theirs.concurrent), 3),
         ...warmups.figures,
       };
       return { lines, ratio: round(cpuRatio, 3), figures };
     } finally {
       await load.close();
+      await guardedServer.close();
       await raw.close();
       await service.close();
       rmSync(dir, { recursive: true, force: true });

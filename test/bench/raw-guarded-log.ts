@@ -2,16 +2,17 @@ import { createHash, randomUUID } from 'node:crypto';
 import { canonicalJson } from '#domain/primitives.js';
 import { chainMetadata, GENESIS_HASH, hashOf } from '#event-store/hash-chain.js';
 import type BetterSqlite3 from 'better-sqlite3';
+import { Sqlite } from '#sqlite/driver.js';
 
 /**
- * The service's guarantees as the raw payments reference can keep them in its one transaction a turn (the `guarded`
- * reference of the `quotes` benchmark): every change an event in a log chained per stream by hash (the service's own
- * `chainMetadata`, over canonical JSON), at the revision the stream was at (a unique stream and revision); the
- * documents the API reads (quotes, transactions, account balances) written beside the events; each quote's deadline
- * kept as a timer until it is executed; each Idempotency-Key stored with its request's hash, so that the key reused
+ * The service's guarantees as a raw reference can keep them in one SQLite transaction a turn of the event loop (the
+ * `guarded` references of the `quotes`, `signed-retry` and `cards-freeze` benchmarks): every change an event in a log
+ * chained per stream by hash (the service's own `chainMetadata`, over canonical JSON), at the revision the stream was
+ * at (a unique stream and revision), synced at commit (`synchronous=FULL`); the documents the API reads written beside
+ * the events; timers (a quote's deadline); each Idempotency-Key stored with its request's hash, so that the key reused
  * with another request is refused. What the service adds on top of these (its framework, validation, threads, read
- * models in a file of their own) the reference leaves out: its CPU per payment is the floor of a service that keeps
- * these guarantees on the same libraries.
+ * models in a file of their own) the references leave out: their CPU per operation is the floor of a service that
+ * keeps these guarantees on the same libraries.
  */
 export const LOG_SCHEMA = `
 CREATE TABLE events (
@@ -29,7 +30,7 @@ export const requestHashOf = (method: string, path: string, body: string) =>
     .update(canonicalJson({ method, path, body: body === '' ? null : (JSON.parse(body) as unknown) }))
     .digest('hex');
 
-export interface PaymentLog {
+export interface GuardedLog {
   /** Appends `events` to `stream` at its next revisions, chained to its last event's hash. */
   append(stream: string, events: { type: string; data: Record<string, unknown> }[], actor: string): void;
   /** Writes a document the API reads. */
@@ -39,11 +40,11 @@ export interface PaymentLog {
 }
 
 /**
- * The log on `db` (its tables made with LOG_SCHEMA): each stream's revision and last hash are kept in memory for the
- * process's life, as the service keeps its streams cached; the unique (stream, revision) refuses an append that
- * another writer got ahead of.
+ * The log of `platformId` on `db` (its tables made with LOG_SCHEMA): each stream's revision and last hash are kept in
+ * memory for the process's life, as the service keeps its streams cached; the unique (stream, revision) refuses an
+ * append that another writer got ahead of.
  */
-export function paymentLog(db: BetterSqlite3.Database, platformId: string): PaymentLog {
+export function guardedLog(db: BetterSqlite3.Database, platformId: string): GuardedLog {
   const statements = {
     append: db.prepare('INSERT INTO events (stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?)'),
     doc: db.prepare(
@@ -78,4 +79,32 @@ export function paymentLog(db: BetterSqlite3.Database, platformId: string): Paym
     setTimer: (id, dueAt) => void statements.setTimer.run(id, dueAt),
     clearTimer: (id) => void statements.clearTimer.run(id),
   };
+}
+
+/**
+ * Commits the writes of one turn of the event loop in one transaction (one sync), then runs each write's `then`: a
+ * reply goes out only once what it reports is durable.
+ */
+export function perTurn(db: BetterSqlite3.Database): (write: () => void, then: () => void) => void {
+  let queue: { write: () => void; then: () => void }[] = [];
+  const commit = db.transaction((turn: typeof queue) => turn.forEach(({ write }) => write()));
+  const flush = () => {
+    const turn = queue;
+    queue = [];
+    commit(turn);
+    turn.forEach(({ then }) => then());
+  };
+  return (write, then) => {
+    if (queue.length === 0) setImmediate(flush);
+    queue.push({ write, then });
+  };
+}
+
+/** Opens a guarded reference's file at `path`: WAL, every commit synced, the log's tables. */
+export function openGuarded(path: string): BetterSqlite3.Database {
+  const db = new Sqlite(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec(LOG_SCHEMA);
+  return db;
 }
