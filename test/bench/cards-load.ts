@@ -28,7 +28,7 @@ export const startCardsLoad = () => startLoadProcess(import.meta.url);
  * The same stamp `ApiKeyStamper` makes (the e2e tests use it), signed with node:crypto: the stamper's JavaScript
  * ECDSA costs about 1.4 ms per stamp and would make the clients, not the servers, the bottleneck.
  */
-function nodeStamper(publicKey: string, privateKey: string): (payloadToSign: string) => Promise<string> {
+export function nodeStamper(publicKey: string, privateKey: string): (payloadToSign: string) => Promise<string> {
   const ecdh = createECDH('prime256v1');
   ecdh.setPrivateKey(Buffer.from(privateKey, 'hex'));
   const point = ecdh.getPublicKey();

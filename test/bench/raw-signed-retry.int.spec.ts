@@ -1,38 +1,23 @@
-import { createECDH, createPrivateKey, sign } from 'node:crypto';
+import { createECDH } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { verifyChain } from '#event-store/hash-chain.js';
 import { Sqlite } from '#sqlite/driver.js';
+import { nodeStamper } from './cards-load.js';
 import { guardedAuth, startRawSignedRetryServer, type RawSignedRetryServer } from './raw-signed-retry.js';
 
 const PATH = '/cards/Card:1';
 
-/** A session key pair: the compressed public key the server knows, and a stamp over a payload with its private key. */
+/** A session key pair: the compressed public key the server knows, and stamps made with its private key. */
 function sessionKey() {
   const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  const point = ecdh.getPublicKey();
-  const b64 = (bytes: Buffer) => bytes.toString('base64url');
-  const key = createPrivateKey({
-    key: {
-      kty: 'EC',
-      crv: 'P-256',
-      d: b64(ecdh.getPrivateKey()),
-      x: b64(point.subarray(1, 33)),
-      y: b64(point.subarray(33)),
-    },
-    format: 'jwk',
-  });
+  // A private key of 32 bytes (one in 256 has a leading zero byte, which the stamp's JWK would not take).
+  do ecdh.generateKeys();
+  while (ecdh.getPrivateKey().length !== 32);
   const publicKey = ecdh.getPublicKey('hex', 'compressed');
-  const stamp = (payload: string) => {
-    const signature = sign('sha256', Buffer.from(payload, 'utf8'), { key, dsaEncoding: 'der' }).toString('hex');
-    return Buffer.from(JSON.stringify({ publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature })).toString(
-      'base64url',
-    );
-  };
-  return { publicKey, stamp };
+  return { publicKey, stamp: nodeStamper(publicKey, ecdh.getPrivateKey('hex')) };
 }
 
 describe('the guarded raw signed-retry reference', () => {
@@ -96,7 +81,7 @@ describe('the guarded raw signed-retry reference', () => {
       {
         authorization: auth,
         'request-id': challenge.body.requestId,
-        'service-wallet-signature': session.stamp(challenge.body.payloadToSign),
+        'service-wallet-signature': await session.stamp(challenge.body.payloadToSign),
       },
     );
 
