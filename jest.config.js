@@ -26,8 +26,9 @@ export default {
       },
     ],
   },
-  // Webhooks received by a test's receivers must match the OpenAPI document (test/support/webhook-receiver.ts).
-  setupFilesAfterEnv: ['<rootDir>/test/support/check-webhooks.ts'],
+  // Webhooks received by a test's receivers must match the OpenAPI document (test/support/webhook-receiver.ts);
+  // property tests draw their cases from one seed (test/support/property-seed.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/support/check-webhooks.ts', '<rootDir>/test/support/property-seed.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
 };

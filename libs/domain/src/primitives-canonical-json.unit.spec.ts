@@ -12,12 +12,13 @@ function definition(value: unknown): string {
   const sorted = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map((member) => (member === undefined ? null : sorted(member)));
     if (v === null || typeof v !== 'object') return v;
-    const copy: Record<string, unknown> = {};
-    for (const key of Object.keys(v).sort()) {
-      const member = (v as Record<string, unknown>)[key];
-      if (member !== undefined) copy[key] = sorted(member);
-    }
-    return copy;
+    // Built from entries, as JSON.parse builds objects: a key `__proto__` is then a member, not the prototype.
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .filter((key) => (v as Record<string, unknown>)[key] !== undefined)
+        .map((key) => [key, sorted((v as Record<string, unknown>)[key])]),
+    );
   };
   return JSON.stringify(sorted(value));
 }
@@ -37,6 +38,12 @@ describe('canonicalJson', () => {
   it('keeps array order, escapes strings like JSON and drops undefined members', () => {
     expect(canonicalJson({ b: [3, 1, { z: 1, a: null }], a: 'é"\n', c: undefined, d: true })).toBe(
       '{"a":"é\\"\\n","b":[3,1,{"a":null,"z":1}],"d":true}',
+    );
+  });
+
+  it('writes a member named __proto__ as any other, as JSON.parse reads it', () => {
+    expect(canonicalJson(JSON.parse('{"b":1,"__proto__":{"x":[]},"a":""}'))).toBe(
+      '{"__proto__":{"x":[]},"a":"","b":1}',
     );
   });
 
