@@ -11,9 +11,11 @@ const BALANCE_UPDATED = 'INTERNAL_ACCOUNT.BALANCE_UPDATED';
  * service runs with its default concurrency (32 attempts at once, 8 of one platform).
  */
 describeEachJobQueue('webhook delivery across platforms', (adapter) => {
-  // A's attempts hang until the receiver timeout: a minute, so that none ends while the test runs on a loaded
-  // machine (the flood of fundings alone took 17 s in CI), and an attempt of A that ended would mean B waited for it.
-  const t = useTestService({ jobs: adapter, env: { WEBHOOK_TIMEOUT_MS: '60000' } });
+  // A's attempts hang until the receiver timeout, the longest the configuration takes (two minutes), so that none of
+  // them ends while B's webhooks are awaited, even when a loaded machine leaves the dispatcher far behind the flood of
+  // fundings (on one loaded run B's webhooks came more than a minute after A's first attempts); an attempt of A that
+  // ended would mean B waited for it.
+  const t = useTestService({ jobs: adapter, env: { WEBHOOK_TIMEOUT_MS: '120000' } });
 
   async function fundedAccount(api: Client): Promise<string> {
     const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'fairness' });
@@ -37,7 +39,8 @@ describeEachJobQueue('webhook delivery across platforms', (adapter) => {
       for (let i = 0; i < 3; i++) await fund(b.api, fromB);
       await b.receiver.waitFor(
         (requests) => requests.filter((r) => r.json?.type === BALANCE_UPDATED && r.answered === 200).length >= 3,
-        60_000,
+        // Within A's receiver timeout, counted from A's first attempts.
+        110_000,
         "B's 3 webhooks",
       );
       // B did not wait for A's slots: every attempt of A still hangs, none has reached the receiver timeout, which is
@@ -50,5 +53,5 @@ describeEachJobQueue('webhook delivery across platforms', (adapter) => {
       // Ends A's hung attempts.
       await a.receiver.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
