@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Sqlite } from '#sqlite/driver.js';
 import { requestBody } from '../support/request-body.js';
-import { LOG_SCHEMA, guardedLog, requestHashOf, type GuardedLog } from './raw-guarded-log.js';
+import { LOG_SCHEMA, guardedLog, perTurn, requestHashOf, type GuardedLog } from './raw-guarded-log.js';
 import { isMain, serveBenchProcess, startBenchProcess, type BenchProcess } from './bench-process.js';
 
 export interface RawPaymentsServer {
@@ -171,21 +171,7 @@ export async function startRawPaymentsServer(
     return reply;
   };
 
-  let queue: { req: IncomingMessage; res: ServerResponse; body: string }[] = [];
-  const commitTurn = db.transaction((turn: typeof queue) =>
-    turn.map(({ req, body }) => {
-      const key = req.headers['idempotency-key'];
-      return handle(req.method ?? '', req.url ?? '', typeof key === 'string' ? key : undefined, body);
-    }),
-  );
-  const flush = () => {
-    const turn = queue;
-    queue = [];
-    const replies = commitTurn(turn);
-    turn.forEach(({ res }, i) =>
-      res.writeHead(replies[i].status, { 'content-type': 'application/json' }).end(replies[i].body),
-    );
-  };
+  const commit = perTurn(db);
 
   const server = createServer(async (req, res) => {
     const body = await requestBody(req);
@@ -193,8 +179,12 @@ export async function startRawPaymentsServer(
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"status":401,"code":"UNAUTHORIZED"}');
       return;
     }
-    if (queue.length === 0) setImmediate(flush);
-    queue.push({ req, res, body });
+    const key = req.headers['idempotency-key'];
+    let reply: Reply;
+    commit(
+      () => (reply = handle(req.method ?? '', req.url ?? '', typeof key === 'string' ? key : undefined, body)),
+      () => res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
