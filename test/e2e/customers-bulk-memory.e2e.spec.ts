@@ -2,13 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BULK_FILE_BYTES, sendBulkCsv } from '../support/bulk-csv-upload.js';
+import {
+  BULK_FILE_BYTES,
+  BULK_REQUEST_TIMEOUT_MS,
+  firstJobProcessing,
+  sendBulkCsv,
+} from '../support/bulk-csv-upload.js';
 import { startChildService, type ChildService } from '../support/child-service.js';
 import { PeakRss } from '../support/peak-rss.js';
-import { waitForJob } from './customers-bulk-support.js';
 
 const MB = 1024 * 1024;
-/** Rows of the first job processed before the measurement ends. */
+/** Rows of the running job processed before the measurement ends. */
 const PROCESSED = 2_000;
 const MAX_RSS = 400 * MB;
 const PROBE_EVERY_MS = 50;
@@ -23,7 +27,7 @@ describe('bulk imports keep the service’s memory and event loop for everyone',
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'bulk-memory-'));
-    service = await startChildService(dataDir);
+    service = await startChildService(dataDir, { HTTP_REQUEST_TIMEOUT_MS: BULK_REQUEST_TIMEOUT_MS });
   });
   afterAll(async () => {
     // Killed, not stopped: a graceful stop would wait for the running import's job to end.
@@ -52,8 +56,9 @@ describe('bulk imports keep the service’s memory and event loop for everyone',
         ['alpha', 'bravo'].map((tag) => sendBulkCsv(service.url, service.auth, tag, BULK_FILE_BYTES)),
       );
       for (const upload of uploads) expect(upload.status).toBe(202);
-      // The jobs run one after the other (one platform's imports); the first is measured well into its rows.
-      await waitForJob(api, uploads[0].body.jobId as string, (job) => job.progress.processed >= PROCESSED, 60_000);
+      // The jobs run one after the other (one platform's imports); the running one is measured well into its rows.
+      const jobIds = uploads.map((upload) => upload.body.jobId as string);
+      await firstJobProcessing(api, jobIds, PROCESSED, 60_000);
     } finally {
       importing = false;
       await probe;

@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { BULK_FILE_BYTES, sendBulkCsv } from '../../support/bulk-csv-upload.js';
+import {
+  BULK_FILE_BYTES,
+  BULK_REQUEST_TIMEOUT_MS,
+  firstJobProcessing,
+  sendBulkCsv,
+} from '../../support/bulk-csv-upload.js';
 import { startChildService } from '../../support/child-service.js';
 import { PeakRss } from '../../support/peak-rss.js';
 import type { Client } from '../../support/service.js';
@@ -15,7 +20,7 @@ import { fmt, percentile, round, type Scenario, type ScenarioReport } from '../s
  */
 const PROBE_EVERY_MS = 50;
 const IDLE_MS = 5_000;
-/** Rows of the first job processed before the measurement ends. */
+/** Rows of the running job processed before the measurement ends. */
 const PROCESSED = 2_000;
 const MB = 1024 * 1024;
 
@@ -33,18 +38,9 @@ async function probe(api: Client, until: () => boolean): Promise<number[]> {
   return latencies.sort((a, b) => a - b);
 }
 
-async function firstRowsProcessed(api: Client, jobId: string): Promise<void> {
-  for (;;) {
-    const res = await api.get(`/customers/bulk/jobs/${jobId}`);
-    if (res.status === 200 && res.body.progress.processed >= PROCESSED) return;
-    if (res.status === 200 && res.body.status === 'FAILED') throw new Error(`import ${jobId} failed`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 async function run(): Promise<ScenarioReport> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-bulk-'));
-  const service = await startChildService(dir);
+  const service = await startChildService(dir, { HTTP_REQUEST_TIMEOUT_MS: BULK_REQUEST_TIMEOUT_MS });
   try {
     const api = service.api;
     // Warm up: the probe's route runs a few times before it is measured.
@@ -58,7 +54,15 @@ async function run(): Promise<ScenarioReport> {
       const uploads = await Promise.all(
         ['alpha', 'bravo'].map((tag) => sendBulkCsv(service.url, service.auth, tag, BULK_FILE_BYTES)),
       );
-      await firstRowsProcessed(api, uploads[0].body.jobId as string);
+      for (const upload of uploads) {
+        if (upload.status !== 202) throw new Error(`upload answered ${upload.status}: ${JSON.stringify(upload.body)}`);
+      }
+      await firstJobProcessing(
+        api,
+        uploads.map((upload) => upload.body.jobId as string),
+        PROCESSED,
+        120_000,
+      );
     } finally {
       importing = false;
     }
