@@ -164,6 +164,22 @@ describe('bank rail incoming credits (camt.054)', () => {
     });
   });
 
+  it("holds a credit naming a deleted customer's account in suspense, not in the closed account", async () => {
+    const gone = await rail.customer();
+    expect((await prod.api.delete(`/customers/${gone.id}`)).status).toBe(200);
+    await paidIn(700n, `top-up ${gone.reference}`);
+    const held = await poll(
+      async () => (await prod.api.get('/bank-rails/USD/exceptions')).body.data as any[],
+      (data) => data.some((e) => e.remittanceInformation === `top-up ${gone.reference}`),
+      { what: 'the credit in suspense', timeoutMs: 10_000, intervalMs: 20 },
+    );
+    expect(held.find((e) => e.remittanceInformation === `top-up ${gone.reference}`)).toMatchObject({
+      status: 'OPEN',
+      amount: '700',
+    });
+    await rail.holds(gone.usd, 0);
+  });
+
   it('keeps the ledger balanced', async () => {
     await expectBalancedLedger(t.service.infra.eventStore, prod.platformId);
   });

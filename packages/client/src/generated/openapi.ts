@@ -795,7 +795,7 @@ export interface paths {
         };
         /**
          * List the credits held in suspense
-         * @description Credits to the rail’s bank account that named no payment (no end-to-end id) and no internal account’s funding reference (FUND-… in the remittance information): the money is held in the platform’s suspense account (OPEN) until an operator assigns it (ASSIGNED). A credit whose remittance carries an account’s funding reference is credited to that account at once and is not listed; one whose remittance carries a real-time funded quote’s reference (TX-…, from its paymentInstructions) starts that quote, or is held here with a reason when the quote cannot take it (expired, another amount, already paid). Amounts in the smallest unit, as strings.
+         * @description Credits to the rail’s bank account that named no payment (no end-to-end id) and no internal account’s funding reference (FUND-… in the remittance information): the money is held in the platform’s suspense account (OPEN) until an operator assigns it (ASSIGNED). A credit whose remittance carries an account’s funding reference is credited to that account at once and is not listed (unless the account is closed, its customer deleted: then it is held here); one whose remittance carries a real-time funded quote’s reference (TX-…, from its paymentInstructions) starts that quote, or is held here with a reason when the quote cannot take it (expired, another amount, already paid). Amounts in the smallest unit, as strings.
          */
         get: operations["BankRails_exceptions"];
         put?: never;

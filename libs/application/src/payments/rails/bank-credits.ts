@@ -70,8 +70,9 @@ export class BankCredits {
       }
       const prefix = `InternalAccount:${hex}`;
       const doc = await this.onlyWithPrefix<InternalAccountDoc>(Collections.internalAccounts, platformId, 'id', prefix);
-      // Two accounts sharing the reference's eight characters: neither is credited (the credit waits in suspense).
-      if (doc?.customerId && doc.currency === currency) found[reference] = doc.id;
+      // Two accounts sharing the reference's eight characters: neither is credited (the credit waits in suspense). A
+      // closed account (its customer deleted) is credited no more: the credit waits in suspense for an operator.
+      if (doc?.customerId && doc.currency === currency && doc.status !== 'CLOSED') found[reference] = doc.id;
     }
     return found;
   }
