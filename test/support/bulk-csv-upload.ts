@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CUSTOMER_CSV_COLUMNS, individualRow as individual } from './customer-csv.js';
+import { poll } from './poll.js';
 import type { Client } from './service.js';
 
 /** A large customer CSV generated as it is sent, for the bulk import memory test and the `bulk-imports` benchmark. */
@@ -73,17 +74,16 @@ export const sendBulkCsv = (url: string, auth: string, tag: string, bytes: numbe
  * whichever runs. Throws when a job fails or none gets there in `timeoutMs`.
  */
 export async function firstJobProcessing(api: Client, jobIds: string[], rows: number, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const replies = await Promise.all(jobIds.map((id) => api.get(`/customers/bulk/jobs/${id}`)));
-    const failed = replies.find((reply) => reply.status === 200 && reply.body.status === 'FAILED');
-    if (failed) throw new Error(`import ${failed.body.id} failed: ${JSON.stringify(failed.body).slice(0, 500)}`);
-    const running = replies.find((reply) => reply.status === 200 && reply.body.progress.processed >= rows);
-    if (running) return running.body.id as string;
-    if (Date.now() > deadline) {
-      const jobs = JSON.stringify(replies.map((reply) => reply.body)).slice(0, 800);
-      throw new Error(`no import processed ${rows} rows in ${timeoutMs} ms: ${jobs}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const running = (job: { progress?: { processed: number } }) => (job.progress?.processed ?? 0) >= rows;
+  const jobs = await poll(
+    async () => {
+      const bodies = (await Promise.all(jobIds.map((id) => api.get(`/customers/bulk/jobs/${id}`)))).map((r) => r.body);
+      const failed = bodies.find((job) => job.status === 'FAILED');
+      if (failed) throw new Error(`import ${failed.id} failed: ${JSON.stringify(failed).slice(0, 500)}`);
+      return bodies;
+    },
+    (bodies) => bodies.some(running),
+    { what: `an import with ${rows} rows processed`, timeoutMs, intervalMs: 50 },
+  );
+  return jobs.find(running).id as string;
 }

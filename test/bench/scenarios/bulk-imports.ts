@@ -57,12 +57,8 @@ async function run(): Promise<ScenarioReport> {
       for (const upload of uploads) {
         if (upload.status !== 202) throw new Error(`upload answered ${upload.status}: ${JSON.stringify(upload.body)}`);
       }
-      await firstJobProcessing(
-        api,
-        uploads.map((upload) => upload.body.jobId as string),
-        PROCESSED,
-        120_000,
-      );
+      const jobIds = uploads.map((upload) => upload.body.jobId as string);
+      await firstJobProcessing(api, jobIds, PROCESSED, 120_000);
     } finally {
       importing = false;
     }
