@@ -160,7 +160,7 @@ describe('card processor authorizations decided by the platform’s endpoint', (
 
   it('an endpoint that answers 500 or garbage: the default decides (BAD_STATUS, MALFORMED_ANSWER)', async () => {
     const r = await receiver();
-    await registerCardEndpoint(t.api, r, { deadlineMs: 1000 });
+    await registerCardEndpoint(t.api, r, { deadlineMs: 1500 });
     const { accountId, cardId } = await fundedCard();
     const cases: [unknown, number, string][] = [
       [{ decision: 'APPROVE' }, 500, 'BAD_STATUS'],
