@@ -77,7 +77,7 @@ describe('decisions in the loop: the platform decides card authorizations and ag
 
   it('a decline by the endpoint declines with PLATFORM_DECLINED and its reason; the request verifies', async () => {
     const r = await receiver();
-    await registerCardEndpoint(h.api, r, { deadlineMs: 2000 });
+    await registerCardEndpoint(h.api, r);
     r.answer({ body: { decision: 'DECLINE', reason: 'merchant not allowed for this card' } });
     const { cardId } = await fundedCard(h.api);
     const res = await authorize(h.api, cardId, 1_250);
@@ -141,7 +141,7 @@ describe('decisions in the loop: the platform decides card authorizations and ag
 
   it('a 500 or an unusable answer: the default decides (BAD_STATUS, MALFORMED_ANSWER)', async () => {
     const r = await receiver();
-    await registerCardEndpoint(h.api, r, { deadlineMs: 2000 });
+    await registerCardEndpoint(h.api, r);
     const { cardId } = await fundedCard(h.api);
     const cases: [unknown, number | undefined, string][] = [
       [{ decision: 'APPROVE' }, 500, 'BAD_STATUS'],
@@ -192,7 +192,7 @@ describe('decisions in the loop: the platform decides card authorizations and ag
 
     it('APPROVE approves and executes it, REJECT rejects it with the reason, a timeout leaves it waiting', async () => {
       const r = await receiver();
-      await registerDecisionEndpoints(h.api, [{ type: AGENTS, url: r.url, deadlineMs: 2000 }]);
+      await registerDecisionEndpoints(h.api, [{ type: AGENTS, url: r.url }]);
       const agent = await a.connected(approvalRequired(), 10_000);
 
       r.answer({ body: { decision: 'APPROVE' } });
